@@ -1,0 +1,84 @@
+"""``companion rules "query" [--limit N] [--faction F] [--phase P]``: rules search in a terminal."""
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import sys
+import textwrap
+from typing import TextIO
+
+from .corpus import FACTIONS, PHASES
+
+_MARK = re.compile(r"</?mark>")
+
+
+def plain_snippet(snippet_html: str) -> str:
+    """The snippet as plain terminal text (marks removed, entities decoded)."""
+    return html.unescape(_MARK.sub("", snippet_html))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="companion rules",
+        description="Search the rules corpus (KISS rules, faction sheets, table Q&A).",
+    )
+    p.add_argument("query", nargs="+", help="words to look for, e.g. \"can the kh die\"")
+    p.add_argument("--limit", "-n", type=int, default=5, help="how many answers (default 5)")
+    p.add_argument("--faction", choices=FACTIONS, help="only entries about this faction")
+    p.add_argument("--phase", choices=PHASES, help="only entries about this phase")
+    p.add_argument("--index-dir", default=os.environ.get("COMPANION_SEARCH_INDEX"),
+                   help="index folder (default: the user cache folder)")
+    return p
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command; ``argv`` are the arguments after ``rules``. Returns the exit status:
+    0 with answers, 1 when nothing matches, 2 for bad arguments."""
+    out = out or sys.stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage/error
+        return int(exc.code or 0)
+    if args.limit < 1:
+        print("companion rules: --limit must be at least 1", file=sys.stderr)
+        return 2
+    from . import get_search
+
+    rs = get_search(args.index_dir)
+    q = " ".join(args.query)
+    hits = rs.search(q, limit=args.limit, faction=args.faction, phase=args.phase)
+    if not hits:
+        print(f'No rule matches "{q}".', file=out)
+        hint = rs.suggest(q)
+        if hint:
+            print(f'Did you mean: companion rules "{hint}"', file=out)
+        return 1
+    bold = hasattr(out, "isatty") and out.isatty() and not os.environ.get("NO_COLOR")
+    hint = rs.suggest(q)
+    if hint:
+        print(f'(searched with corrections: "{hint}")', file=out)
+    for n, h in enumerate(hits, 1):
+        print(f"{n}. {h.title}  [{h.id}]", file=out)
+        print(f"   {h.source}", file=out)
+        for line in textwrap.wrap(plain_snippet(h.snippet), width=92):
+            print("   " + (plain_snippet_bold(line, h.snippet) if bold else line), file=out)
+        print(f"   {h.url}", file=out)
+        if n < len(hits):
+            print(file=out)
+    return 0
+
+
+def plain_snippet_bold(line: str, snippet_html: str) -> str:
+    """Bold, in a wrapped line, the words that the snippet marks."""
+    marked = {html.unescape(m) for m in re.findall(r"<mark>(.*?)</mark>", snippet_html)}
+    if not marked:
+        return line
+    pat = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(marked, key=len, reverse=True)) + r")\b")
+    return pat.sub(lambda m: "\x1b[1m" + m.group(0) + "\x1b[0m", line)
+
+
+if __name__ == "__main__":  # python -m companion.search.cli "query"
+    sys.exit(main(sys.argv[1:]))

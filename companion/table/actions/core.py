@@ -1,0 +1,624 @@
+"""Core entries: spice, forces, leaders, cards, alliances, storm, phases, setup and secrets."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from ...rules.board import POLAR_SINK, piece_id
+from ...rules.errors import hard
+from ...rules.factions import faction, faction_name
+from ..state import (
+    PHASES, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
+)
+from . import Ctx, FactionId, Payload, PhaseId, action
+
+Count = Field(default=0, ge=0, le=20)
+
+
+def present(state: dict, f: str) -> str:
+    if f not in state["factions_present"]:
+        raise hard(f"{faction_name(f)} is not playing at this table.")
+    return f
+
+
+def resolve_piece(ctx: Ctx, territory: str, sector: int | None) -> str:
+    name = ctx.board.resolve(territory)
+    return piece_id(name, ctx.board.resolve_sector(name, sector))
+
+
+def name(f: str) -> str:
+    return faction_name(f)
+
+
+# -- spice -----------------------------------------------------------------------------------
+
+class SpiceSet(Payload):
+    type: Literal["spice.set"]
+    faction: FactionId
+    amount: int = Field(ge=0, le=999)
+
+
+@action("spice.set", SpiceSet, secret=True, summary=lambda p: f"{name(p.faction)} spice set to {p.amount}")
+def spice_set(ctx: Ctx, state: dict, p: SpiceSet) -> None:
+    present(state, p.faction)
+    state["private"][p.faction]["spice"] = p.amount
+
+
+class SpiceAdd(Payload):
+    type: Literal["spice.add"]
+    faction: FactionId
+    amount: int = Field(ge=-999, le=999)
+
+
+@action("spice.add", SpiceAdd, secret=True,
+        summary=lambda p: f"{name(p.faction)} {'gains' if p.amount >= 0 else 'pays'} {abs(p.amount)} spice")
+def spice_add(ctx: Ctx, state: dict, p: SpiceAdd) -> None:
+    present(state, p.faction)
+    add_spice(state, p.faction, p.amount)
+
+
+def add_spice(state: dict, f: str, amount: int) -> None:
+    have = state["private"][f]["spice"]
+    if have + amount < 0:
+        raise hard(f"{name(f)} has only {have} spice behind the shield; cannot pay {-amount}.", "base-spice")
+    state["private"][f]["spice"] = have + amount
+
+
+class SpiceFront(Payload):
+    type: Literal["spice.front"]
+    faction: FactionId
+    amount: int = Field(ge=0, le=999)
+
+
+@action("spice.front", SpiceFront, summary=lambda p: f"{name(p.faction)} has {p.amount} spice in front of the shield")
+def spice_front(ctx: Ctx, state: dict, p: SpiceFront) -> None:
+    present(state, p.faction)
+    state["factions"][p.faction]["spice_front"] = p.amount
+
+
+class BoardSpice(Payload):
+    type: Literal["board.spice"]
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    amount: int = Field(ge=0, le=99)
+
+
+@action("board.spice", BoardSpice, faction_field=None,
+        summary=lambda p: f"spice in {p.territory} set to {p.amount}")
+def board_spice(ctx: Ctx, state: dict, p: BoardSpice) -> None:
+    piece = resolve_piece(ctx, p.territory, p.sector)
+    if piece == POLAR_SINK:
+        raise hard("Spice never lies in the Polar Sink.", "base-polar-sink")
+    if p.amount:
+        state["board"]["spice"][piece] = p.amount
+    else:
+        state["board"]["spice"].pop(piece, None)
+
+
+# -- forces (corrections: these bypass movement rules) ----------------------------------------
+
+class ForcesPlace(Payload):
+    type: Literal["forces.place"]
+    faction: FactionId
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+    advisors: int = Count
+    from_: Literal["reserves", "tanks"] = Field(default="reserves", alias="from")
+
+
+def _forces_text(p) -> str:
+    bits = [f"{p.forces}"]
+    if p.starred:
+        bits.append(f"{p.starred}*")
+    if getattr(p, "advisors", 0):
+        bits.append(f"{p.advisors} advisors")
+    return " + ".join(bits)
+
+
+@action("forces.place", ForcesPlace,
+        summary=lambda p: f"{name(p.faction)} places {_forces_text(p)} in {p.territory} from {p.from_}")
+def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
+    present(state, p.faction)
+    piece = resolve_piece(ctx, p.territory, p.sector)
+    if p.forces + p.starred + p.advisors == 0:
+        raise hard("Place at least one force.")
+    place_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.from_)
+
+
+class ForcesRemove(Payload):
+    type: Literal["forces.remove"]
+    faction: FactionId
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+    advisors: int = Count
+    to: Literal["reserves", "tanks"] = "tanks"
+
+
+@action("forces.remove", ForcesRemove,
+        summary=lambda p: f"{name(p.faction)} removes {_forces_text(p)} from {p.territory} to {p.to}")
+def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
+    present(state, p.faction)
+    piece = resolve_piece(ctx, p.territory, p.sector)
+    if p.forces + p.starred + p.advisors == 0:
+        raise hard("Remove at least one force.")
+    remove_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.to)
+
+
+class ForcesFlip(Payload):
+    type: Literal["forces.flip"]
+    faction: Literal["bg"] = "bg"
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    to: Literal["advisors", "fighters"]
+
+
+@action("forces.flip", ForcesFlip, summary=lambda p: f"Bene Gesserit flip to {p.to} in {p.territory}")
+def forces_flip(ctx: Ctx, state: dict, p: ForcesFlip) -> None:
+    present(state, "bg")
+    territory = ctx.board.resolve(p.territory)
+    pieces = ctx.board.territory(territory).pieces()
+    have = territory_forces(state, territory).get("bg")
+    if not have or not (have["forces"] + have["advisors"]):
+        raise hard(f"The Bene Gesserit have no forces in {territory}.")
+    storm = state["storm"]["sector"]
+    ctx.check(not any(piece.endswith(f"@{storm}") for piece in pieces if piece in state["board"]["forces"]
+                      and "bg" in state["board"]["forces"][piece]),
+              f"The storm is over sector {storm}: the Bene Gesserit cannot flip in {territory}.", "bg-advisors")
+    ally = state["alliances"].get("bg")
+    if ally:
+        ctx.check(ally not in territory_forces(state, territory),
+                  f"Allied forces are in {territory}: the Bene Gesserit cannot flip there.", "bg-advisors")
+    if p.to == "fighters" and ctx.board.territory(territory).is_stronghold:
+        others = {f for f in occupants(state).get(territory, {}) if f != "bg"}
+        ctx.check(len(others) < 2,
+                  f"{territory} already holds two other factions: the advisors there cannot become fighters.",
+                  "bg-advisors")
+    for piece in pieces:
+        s = state["board"]["forces"].get(piece, {}).get("bg")
+        if not s:
+            continue
+        if p.to == "fighters":
+            s["forces"] += s["advisors"]
+            s["advisors"] = 0
+        else:
+            s["advisors"] += s["forces"]
+            s["forces"] = 0
+
+
+# -- leaders ---------------------------------------------------------------------------------
+
+class LeaderEntry(Payload):
+    type: Literal["leader.tanks", "leader.revive", "leader.capture", "leader.return", "leader.used"]
+    faction: FactionId
+    leader: str = Field(min_length=1, max_length=60)
+    by: FactionId | None = None
+    paid: int = Field(default=0, ge=0, le=20)
+
+
+def find_leader(state: dict, f: str, leader: str) -> dict:
+    wanted = leader.strip().lower()
+    for ld in state["factions"][f]["leaders"]:
+        if ld["name"].lower() == wanted or ld["name"].lower().split()[0] == wanted:
+            return ld
+    names = ", ".join(ld["name"] for ld in state["factions"][f]["leaders"])
+    raise hard(f"{name(f)} has no leader called {leader!r}: {names}.")
+
+
+def _leader_entry(kind: str):
+    def handler(ctx: Ctx, state: dict, p: LeaderEntry) -> None:
+        present(state, p.faction)
+        ld = find_leader(state, p.faction, p.leader)
+        if kind == "leader.tanks":
+            if ld["status"] == "tanks":
+                raise hard(f"{ld['name']} is already in the Tleilaxu Tanks.", "base-tanks")
+            ld.update(status="tanks", captured_by=None)
+        elif kind == "leader.revive":
+            if ld["status"] != "tanks":
+                raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
+            if p.paid:
+                from .core import add_spice as _add
+                _add(state, p.faction, -p.paid)
+                if "tleilaxu" in state["factions_present"] and p.faction != "tleilaxu":
+                    state["private"]["tleilaxu"]["spice"] += p.paid
+            ld.update(status="alive", captured_by=None)
+        elif kind == "leader.capture":
+            if not p.by or p.by == p.faction:
+                raise hard("Say which other faction captures the leader ('by').", "harkonnen-captured-leaders")
+            present(state, p.by)
+            if ld["status"] != "alive":
+                raise hard(f"{ld['name']} is not available to capture.", "harkonnen-captured-leaders")
+            ctx.check(p.by in ("harkonnen", "tleilaxu"),
+                      f"Only the Harkonnen capture leaders, not {name(p.by)}.", "harkonnen-captured-leaders")
+            ld.update(status="captured", captured_by=p.by)
+        elif kind == "leader.return":
+            if ld["status"] != "captured":
+                raise hard(f"{ld['name']} is not captured.", "harkonnen-captured-leaders")
+            ld.update(status="alive", captured_by=None)
+        elif kind == "leader.used":
+            ld["used"] = True
+    return handler
+
+
+for _kind, _verb in (("leader.tanks", "goes to the tanks"), ("leader.revive", "is revived"),
+                     ("leader.capture", "is captured"), ("leader.return", "returns home"),
+                     ("leader.used", "is used this turn")):
+    action(_kind, LeaderEntry, summary=lambda p, v=_verb: f"{name(p.faction)}: {p.leader} {v}")(_leader_entry(_kind))
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+class HandSet(Payload):
+    type: Literal["hand.set"]
+    faction: FactionId
+    size: int = Field(ge=0, le=12)
+
+
+@action("hand.set", HandSet, summary=lambda p: f"{name(p.faction)} holds {p.size} treachery cards")
+def hand_set(ctx: Ctx, state: dict, p: HandSet) -> None:
+    present(state, p.faction)
+    limit = state["factions"][p.faction]["hand_limit"]
+    ctx.check(p.size <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.", "base-hand-limit")
+    state["factions"][p.faction]["hand_size"] = p.size
+    cards = state["private"][p.faction]["cards"]
+    if len(cards) > p.size:
+        del cards[p.size:]
+
+
+class CardsSet(Payload):
+    type: Literal["cards.set"]
+    faction: FactionId
+    cards: list[str] = Field(max_length=12)
+
+    @field_validator("cards")
+    @classmethod
+    def _names(cls, v):
+        v = [c.strip() for c in v]
+        if any(not c or len(c) > 60 for c in v):
+            raise ValueError("each card is a name of 1 to 60 characters")
+        return v
+
+
+@action("cards.set", CardsSet, secret=True, summary=lambda p: f"{name(p.faction)} updates its cards")
+def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
+    present(state, p.faction)
+    limit = state["factions"][p.faction]["hand_limit"]
+    ctx.check(len(p.cards) <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.",
+              "base-hand-limit")
+    state["private"][p.faction]["cards"] = list(p.cards)
+    state["factions"][p.faction]["hand_size"] = len(p.cards)
+
+
+# -- alliances -------------------------------------------------------------------------------
+
+class AllianceEntry(Payload):
+    type: Literal["alliance.form", "alliance.break"]
+    factions: list[FactionId] = Field(min_length=2, max_length=2)
+
+
+def _alliance_summary(p) -> str:
+    a, b = p.factions
+    return f"{name(a)} and {name(b)} {'ally' if p.type == 'alliance.form' else 'break their alliance'}"
+
+
+@action("alliance.form", AllianceEntry, faction_field="factions", summary=_alliance_summary)
+def alliance_form(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
+    a, b = p.factions
+    present(state, a), present(state, b)
+    if a == b:
+        raise hard("A faction cannot ally with itself.", "base-alliances")
+    for f in (a, b):
+        other = state["alliances"].get(f)
+        if other and other != ({a, b} - {f}).pop():
+            raise hard(f"{name(f)} is already allied with {name(other)}: break that alliance first.",
+                       "base-alliances")
+    if "guild" in (a, b):
+        ctx.check(not (state["turn"] == state["last_turn"] and PHASES.index(state["phase"]) > 1),
+                  "The Spacing Guild cannot ally after the Spice Blow of the last turn.", "guild-special-victory")
+    ctx.check(state["phase"] == "spice_blow",
+              "Alliances are made and broken in a Nexus, at the end of the Spice Blow phase.", "base-nexus")
+    state["alliances"][a] = b
+    state["alliances"][b] = a
+
+
+@action("alliance.break", AllianceEntry, faction_field="factions", summary=_alliance_summary)
+def alliance_break(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
+    a, b = p.factions
+    if state["alliances"].get(a) != b:
+        raise hard(f"{name(a)} and {name(b)} are not allied.", "base-alliances")
+    del state["alliances"][a]
+    del state["alliances"][b]
+
+
+# -- storm and phases ------------------------------------------------------------------------
+
+class StormSet(Payload):
+    type: Literal["storm.set"]
+    sector: int = Field(ge=1, le=18)
+
+
+@action("storm.set", StormSet, faction_field=None, summary=lambda p: f"storm set to sector {p.sector}")
+def storm_set(ctx: Ctx, state: dict, p: StormSet) -> None:
+    state["storm"]["sector"] = p.sector
+
+
+class PhaseNext(Payload):
+    type: Literal["phase.next"]
+
+
+def start_phase(state: dict, turn: int, phase: str) -> None:
+    """Bookkeeping that happens whenever a phase begins."""
+    state["turn"], state["phase"] = turn, phase
+    if phase == "storm":
+        for f in state["factions"].values():
+            for ld in f["leaders"]:
+                ld["used"] = False
+    if phase == "shipment_movement":
+        for flags in state["turn_flags"].values():
+            flags.update(shipped=False, moved=False)
+
+
+@action("phase.next", PhaseNext, faction_field=None, summary=lambda p: "next phase")
+def phase_next(ctx: Ctx, state: dict, p: PhaseNext) -> None:
+    i = PHASES.index(state["phase"])
+    if state["setup"]["pending"] and state["turn"] == 1 and i == 0:
+        waiting = ", ".join(name(x["faction"]) for x in state["setup"]["pending"])
+        ctx.check(False, f"Setup is not finished: waiting for {waiting}.", "base-setup")
+    if i + 1 < len(PHASES):
+        start_phase(state, state["turn"], PHASES[i + 1])
+    else:
+        if state["turn"] >= state["last_turn"]:
+            raise hard(f"Turn {state['last_turn']} was the last turn of this game.", "base-victory")
+        start_phase(state, state["turn"] + 1, PHASES[0])
+
+
+class PhaseSet(Payload):
+    type: Literal["phase.set"]
+    turn: int = Field(ge=1, le=20)
+    phase: PhaseId
+
+
+@action("phase.set", PhaseSet, faction_field=None, host_only=True,
+        summary=lambda p: f"phase corrected to turn {p.turn}, {p.phase}")
+def phase_set(ctx: Ctx, state: dict, p: PhaseSet) -> None:
+    if p.turn > state["last_turn"]:
+        raise hard(f"This game has {state['last_turn']} turns.", "base-turn-sequence")
+    start_phase(state, p.turn, p.phase)
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+class SetupReading(Payload):
+    type: Literal["setup.reading"]
+    reading: str
+    choice: str
+
+
+@action("setup.reading", SetupReading, faction_field=None, host_only=True,
+        summary=lambda p: f"the table reads {p.reading} as '{p.choice}'")
+def setup_reading(ctx: Ctx, state: dict, p: SetupReading) -> None:
+    for f in state["factions_present"]:
+        reading = faction(f).get("readings")
+        if reading and reading["id"] == p.reading:
+            break
+    else:
+        raise hard(f"No setup question {p.reading!r} at this table.")
+    if p.choice not in reading["options"]:
+        raise hard(f"Choose one of: {', '.join(reading['options'])}.")
+    ctx.check(state["turn"] == 1 and state["phase"] == "storm", "Setup readings are chosen before the game starts.",
+              "base-setup")
+    old = state["readings"].get(p.reading)
+    if old == p.choice:
+        return
+    for placement in reading["options"][old].get("start", []):
+        piece = piece_id(placement["territory"], placement["sector"])
+        remove_forces(state, f, piece, placement["forces"], placement["starred"], 0, "reserves")
+    apply_reading_start(state, f, reading, p.choice)
+    state["readings"][p.reading] = p.choice
+
+
+class Placement(Payload):
+    type: str = "placement"
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+
+
+class SetupFremen(Payload):
+    type: Literal["setup.fremen"]
+    faction: Literal["fremen"] = "fremen"
+    placements: list[Placement] = Field(min_length=1, max_length=6)
+
+
+def _setup_turn(ctx: Ctx, state: dict, f: str, kind: str) -> None:
+    pending = state["setup"]["pending"]
+    if not any(x["faction"] == f and x["kind"] == kind for x in pending):
+        raise hard(f"{name(f)} has already placed its starting forces.", f"{f}-at-start")
+    first = pending[0]
+    ctx.check(first["faction"] == f, f"{name(first['faction'])} places before {name(f)}.", f"{f}-at-start")
+    state["setup"]["pending"] = [x for x in pending if not (x["faction"] == f and x["kind"] == kind)]
+
+
+@action("setup.fremen", SetupFremen, summary=lambda p: "Fremen place their 10 starting forces")
+def setup_fremen(ctx: Ctx, state: dict, p: SetupFremen) -> None:
+    present(state, "fremen")
+    allowed = faction("fremen")["setup_choice"]["territories"]
+    total = sum(x.forces + x.starred for x in p.placements)
+    if total != 10:
+        raise hard(f"The Fremen place exactly 10 forces at the start, not {total}.", "fremen-at-start")
+    _setup_turn(ctx, state, "fremen", "fremen_split")
+    for x in p.placements:
+        piece = resolve_piece(ctx, x.territory, x.sector)
+        territory = piece.split("@")[0]
+        ctx.check(territory in allowed,
+                  f"The Fremen start only in {', '.join(allowed)}, not {territory}.", "fremen-at-start")
+        place_forces(state, "fremen", piece, x.forces, x.starred, 0, "reserves")
+
+
+class SetupPlace(Payload):
+    type: Literal["setup.bg", "setup.moritani"]
+    faction: Literal["bg", "moritani"]
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    advisor: bool = False
+
+
+@action("setup.bg", SetupPlace, summary=lambda p: f"Bene Gesserit place their starting force in {p.territory}")
+def setup_bg(ctx: Ctx, state: dict, p: SetupPlace) -> None:
+    present(state, "bg")
+    if p.faction != "bg":
+        raise hard("setup.bg is the Bene Gesserit's entry.")
+    piece = resolve_piece(ctx, p.territory, p.sector)
+    _setup_turn(ctx, state, "bg", "bg_place")
+    place_forces(state, "bg", piece, 0 if p.advisor else 1, 0, 1 if p.advisor else 0, "reserves")
+
+
+@action("setup.moritani", SetupPlace, summary=lambda p: f"Moritani place 6 forces in {p.territory}")
+def setup_moritani(ctx: Ctx, state: dict, p: SetupPlace) -> None:
+    present(state, "moritani")
+    if p.faction != "moritani":
+        raise hard("setup.moritani is the Moritani's entry.")
+    piece = resolve_piece(ctx, p.territory, p.sector)
+    territory = piece.split("@")[0]
+    ctx.check(not territory_forces(state, territory),
+              f"{territory} is occupied: the Moritani start in a territory holding no forces.", "moritani-at-start")
+    _setup_turn(ctx, state, "moritani", "moritani_place")
+    place_forces(state, "moritani", piece, 6, 0, 0, "reserves")
+
+
+# -- secrets ---------------------------------------------------------------------------------
+
+class Prediction(Payload):
+    type: Literal["prediction.set"]
+    faction: Literal["bg"] = "bg"
+    target: FactionId
+    turn: int = Field(ge=1, le=20)
+
+
+@action("prediction.set", Prediction, secret=True, summary=lambda p: "Bene Gesserit record their prediction")
+def prediction_set(ctx: Ctx, state: dict, p: Prediction) -> None:
+    present(state, "bg")
+    present(state, p.target)
+    if p.target == "bg":
+        raise hard("The Bene Gesserit predict another faction's win.", "bg-prediction")
+    if p.turn > state["last_turn"]:
+        raise hard(f"This game has {state['last_turn']} turns.", "bg-prediction")
+    state["private"]["bg"]["prediction"] = {"faction": p.target, "turn": p.turn}
+
+
+class Traitors(Payload):
+    type: Literal["traitors.set"]
+    faction: FactionId
+    traitors: list[str] = Field(max_length=4)
+
+
+@action("traitors.set", Traitors, secret=True, summary=lambda p: f"{name(p.faction)} record their traitors")
+def traitors_set(ctx: Ctx, state: dict, p: Traitors) -> None:
+    present(state, p.faction)
+    keep = faction(p.faction).get("traitors_kept", 1)
+    ctx.check(len(p.traitors) <= keep, f"{name(p.faction)} keeps {keep} traitor card{'s' if keep > 1 else ''}.",
+              "harkonnen-traitors" if p.faction == "harkonnen" else "base-setup")
+    state["private"][p.faction]["traitors"] = [t.strip() for t in p.traitors if t.strip()]
+
+
+class KhSet(Payload):
+    type: Literal["kh.set"]
+    faction: Literal["atreides"] = "atreides"
+    losses: int = Field(ge=0, le=40)
+
+
+@action("kh.set", KhSet, secret=True, summary=lambda p: "Atreides update the Kwisatz Haderach counter")
+def kh_set(ctx: Ctx, state: dict, p: KhSet) -> None:
+    present(state, "atreides")
+    state["private"]["atreides"]["kh_losses"] = p.losses
+
+
+class Ambassadors(Payload):
+    type: Literal["ambassadors.set"]
+    faction: Literal["ecaz"] = "ecaz"
+    ambassadors: list[str] = Field(max_length=11)
+
+
+@action("ambassadors.set", Ambassadors, secret=True, summary=lambda p: "Ecaz update their ambassador supply")
+def ambassadors_set(ctx: Ctx, state: dict, p: Ambassadors) -> None:
+    present(state, "ecaz")
+    from ...rules.factions import load_factions
+    known = load_factions()["ambassadors"]
+    bad = [a for a in p.ambassadors if a not in known]
+    if bad:
+        raise hard(f"Unknown ambassador {bad[0]!r}: use {', '.join(known)}.", "ecaz-ambassadors")
+    state["private"]["ecaz"]["ambassadors"] = list(p.ambassadors)
+
+
+class Terror(Payload):
+    type: Literal["terror.set"]
+    faction: Literal["moritani"] = "moritani"
+    tokens: list[str] = Field(max_length=6)
+
+
+@action("terror.set", Terror, secret=True, summary=lambda p: "Moritani update their terror tokens")
+def terror_set(ctx: Ctx, state: dict, p: Terror) -> None:
+    present(state, "moritani")
+    from ...rules.factions import load_factions
+    known = load_factions()["terror_tokens"]
+    bad = [a for a in p.tokens if a not in known]
+    if bad:
+        raise hard(f"Unknown terror token {bad[0]!r}: use {', '.join(known)}.", "moritani-terror-tokens")
+    state["private"]["moritani"]["terror_tokens"] = list(p.tokens)
+
+
+class StormCard(Payload):
+    type: Literal["storm.card"]
+    faction: Literal["fremen"] = "fremen"
+    card: int = Field(ge=1, le=6)
+
+
+@action("storm.card", StormCard, secret=True, summary=lambda p: "Fremen draw next turn's storm card")
+def storm_card(ctx: Ctx, state: dict, p: StormCard) -> None:
+    present(state, "fremen")
+    ctx.check(2 <= p.card <= 6, "The KISS storm deck holds only the 2 to 6 cards.", "kiss-faster-storm")
+    state["private"]["fremen"]["storm_card"] = p.card
+
+
+# -- table-wide ------------------------------------------------------------------------------
+
+class RuleShow(Payload):
+    type: Literal["rule.show"]
+    rule: str = Field(min_length=1, max_length=80, pattern=r"^[a-z0-9-]+$")
+    title: str | None = Field(default=None, max_length=120)
+
+
+@action("rule.show", RuleShow, faction_field=None, summary=lambda p: f"rule shown to the table: {p.title or p.rule}")
+def rule_show(ctx: Ctx, state: dict, p: RuleShow) -> None:
+    state["banner"] = {"rule": p.rule, "title": p.title or p.rule, "by": ctx.actor}
+
+
+class KaramaSpecial(Payload):
+    type: Literal["karama.special", "karama.worthless"]
+    faction: FactionId
+
+
+@action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
+def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    present(state, p.faction)
+    if state["factions"][p.faction]["special_karama_used"]:
+        raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
+    state["factions"][p.faction]["special_karama_used"] = True
+
+
+@action("karama.worthless", KaramaSpecial, summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
+def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    if p.faction != "bg":
+        raise hard("Only the Bene Gesserit may play a Worthless card as Karama.", "bg-special-karama")
+    present(state, "bg")
+    if state["factions"]["bg"]["worthless_karama_used"]:
+        raise hard("The Bene Gesserit have already played a Worthless card as Karama this game.", "bg-special-karama")
+    state["factions"]["bg"]["worthless_karama_used"] = True
+
+
+__all__ = ["add_spice", "present", "resolve_piece", "start_phase", "stack"]

@@ -1,0 +1,320 @@
+"""The table service: credentials, entries, undo, replay and change notification.
+
+Every entry goes through ``submit``: validate the payload (pydantic), check who may make it,
+check the revision the phone saw, apply it to a private copy of the state through its handler,
+append it to SQLite in one transaction, then publish the new state and wake the live streams.
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import secrets
+import threading
+import time
+
+from pydantic import ValidationError
+
+from ..rules.board import load_board
+from ..rules.errors import RuleViolation
+from ..rules.factions import FACTION_IDS, faction_name
+from .actions import Ctx, load_all
+from .state import conservation_errors, new_state
+from .store import StaleWrite, Store
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1: easy to read aloud and type
+EXPORT_FORMAT = "dune-table-companion/1"
+
+
+class EntryError(Exception):
+    """A malformed or illegal entry (HTTP 422)."""
+
+    def __init__(self, message: str, rule: str | None = None, *, fields: list | None = None,
+                 overridable: bool = False):
+        super().__init__(message)
+        self.message, self.rule, self.fields, self.overridable = message, rule, fields, overridable
+
+    def to_dict(self) -> dict:
+        d = {"message": self.message, "rule": self.rule, "overridable": self.overridable}
+        if self.fields:
+            d["fields"] = self.fields
+        return d
+
+
+class Forbidden(Exception):
+    pass
+
+
+class Stale(Exception):
+    def __init__(self, current: int):
+        super().__init__(f"The table has moved on to revision {current}: look again and retry.")
+        self.current = current
+
+
+def validation_message(exc: ValidationError) -> tuple[str, list]:
+    fields = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"] if x not in ("function-after",)) or "entry"
+        fields.append({"field": loc, "message": err["msg"]})
+    first = fields[0]
+    more = f" (and {len(fields) - 1} more)" if len(fields) > 1 else ""
+    return f"{first['field']}: {first['message']}{more}", fields
+
+
+class Table:
+    """One table in memory: its config, its entries and the state they fold to."""
+
+    def __init__(self, code: str, config: dict):
+        self.code = code
+        self.config = config
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.events: list[dict] = []
+        self.undone: dict[int, int] = {}  # undone seq -> seq of the undo entry
+        self.state: dict = {}
+
+    @property
+    def revision(self) -> int:
+        return self.events[-1]["seq"] if self.events else 0
+
+
+def initial_state(code: str, config: dict) -> dict:
+    return new_state(code, config["factions"], config.get("turns", 10), config.get("options"))
+
+
+class TableService:
+    def __init__(self, store: Store):
+        self.store = store
+        self.registry = load_all()
+        self.board = load_board()
+        self._tables: dict[str, Table] = {}
+        self._guard = threading.Lock()
+
+    # -- creating and loading ------------------------------------------------------------------
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+            if not self.store.table_exists(code):
+                return code
+
+    @staticmethod
+    def new_token() -> str:
+        return secrets.token_urlsafe(24)  # 192 bits
+
+    def create(self, factions: list[str], turns: int = 10, options: dict | None = None) -> dict:
+        factions = list(factions)
+        if not 2 <= len(factions) <= 9:
+            raise EntryError("A table has 2 to 9 factions.", "base-setup")
+        bad = [f for f in factions if f not in FACTION_IDS]
+        if bad:
+            raise EntryError(f"Unknown faction {bad[0]!r}: use {', '.join(FACTION_IDS)}.", "base-setup")
+        if len(set(factions)) != len(factions):
+            raise EntryError("Each faction can be at the table only once.", "base-setup")
+        if not 1 <= int(turns) <= 20:
+            raise EntryError("A game lasts 1 to 20 turns (the rules say 10).", "base-turn-sequence")
+        config = {"factions": factions, "turns": int(turns), "options": dict(options or {})}
+        initial_state("CHECK", config)  # refuses bad options before anything is stored
+        code = self.new_code()
+        seats = {"host": self.new_token()}
+        seats.update({f: self.new_token() for f in factions})
+        self.store.create_table(code, config, seats)
+        return {"code": code, "host_token": seats.pop("host"), "seats": seats}
+
+    def table(self, code: str) -> Table | None:
+        code = (code or "").upper()
+        with self._guard:
+            t = self._tables.get(code)
+            if t is not None:
+                return t
+            config = self.store.table_config(code)
+            if config is None:
+                return None
+            t = Table(code, config)
+            t.events = self.store.events(code)
+            t.state, t.undone = self.fold(code, config, t.events)
+            self._tables[code] = t
+            return t
+
+    def fold(self, code: str, config: dict, events: list[dict]) -> tuple[dict, dict]:
+        """Replay entries into a state. Undone entries are skipped. A stored entry that no longer
+        applies (e.g. after a rules fix) is skipped with a warning, never lost."""
+        undone = {e["payload"]["target"]: e["seq"] for e in events if e["type"] == "undo"}
+        state = initial_state(code, config)
+        for e in events:
+            if e["type"] == "undo" or e["seq"] in undone:
+                continue
+            at = self.registry.get(e["type"])
+            try:
+                payload = at.model.model_validate(e["payload"])
+                # entries were checked when made; replay trusts the rules they passed
+                at.handler(Ctx(actor=e["seat"], board=self.board, override=True), state, payload)
+            except Exception as exc:  # noqa: BLE001 - keep the table alive, report the entry
+                log.warning("table %s: entry %s (%s) no longer applies: %s", code, e["seq"], e["type"], exc)
+        state["revision"] = events[-1]["seq"] if events else 0
+        return state, undone
+
+    # -- credentials ---------------------------------------------------------------------------
+    def role_for(self, code: str, token: str | None) -> str | None:
+        if not token:
+            return None
+        return self.store.seat_for_token(code.upper(), token)
+
+    def reissue(self, code: str, role: str) -> str:
+        t = self.table(code)
+        if role not in t.config["factions"]:
+            raise EntryError(f"{role!r} is not a seat at this table.")
+        token = self.new_token()
+        self.store.add_seat(t.code, role, token, claimed=False, replace=True)
+        return token
+
+    def spectator_token(self, code: str) -> str:
+        token = self.new_token()
+        self.store.add_seat(code.upper(), "board", token, claimed=True, replace=False)
+        return token
+
+    # -- entries -------------------------------------------------------------------------------
+    def submit(self, code: str, role: str, body: dict) -> dict:
+        t = self.table(code)
+        if not isinstance(body, dict):
+            raise EntryError("An entry is a JSON object with a 'type'.")
+        type_ = body.get("type")
+        at = self.registry.get(type_) if isinstance(type_, str) else None
+        if at is None:
+            known = ", ".join(sorted(self.registry))
+            raise EntryError(f"Unknown entry type {type_!r}. Known types: {known}.")
+        try:
+            payload = at.model.model_validate(body)
+        except ValidationError as exc:
+            message, fields = validation_message(exc)
+            raise EntryError(message, fields=fields) from None
+        self.authorise(role, at, payload)
+        if payload.override and not (payload.reason or "").strip():
+            raise EntryError("An override needs a short reason, so the table's history says why.")
+        if payload.revision is None:
+            raise EntryError("revision: say which revision of the table this entry was made on.")
+        with t.lock:
+            if payload.revision != t.revision:
+                raise Stale(t.revision)
+            work = copy.deepcopy(t.state)
+            ctx = Ctx(actor=role, board=self.board, override=payload.override, reason=payload.reason)
+            try:
+                at.handler(ctx, work, payload)
+            except RuleViolation as exc:
+                raise EntryError(exc.message, exc.rule, overridable=exc.overridable) from None
+            problems = conservation_errors(work)
+            if problems:  # a handler bug must never corrupt a table
+                log.error("entry %s refused, it breaks conservation: %s", type_, problems)
+                raise EntryError("That entry would create or destroy forces; it was refused.")
+            stored = payload.model_dump(by_alias=True, exclude={"revision"}, exclude_defaults=False)
+            summary = at.summary(payload) if at.summary else type_
+            if payload.override:
+                waived = "; ".join(w["message"] for w in (ctx.waived or []))
+                summary += f" [OVERRIDE: {payload.reason}" + (f" — waived: {waived}" if waived else "") + "]"
+            secret_for = getattr(payload, at.faction_field) if at.secret and at.faction_field else None
+            self._append(t, role, type_, stored, secret_for, summary, work)
+            return t.state
+
+    def authorise(self, role: str, at, payload) -> None:
+        if role == "board":
+            raise Forbidden("The board view can only watch.")
+        if role == "host":
+            return
+        if at.host_only:
+            raise Forbidden("Only the host can make this entry.")
+        if at.faction_field:
+            value = getattr(payload, at.faction_field)
+            allowed = value if isinstance(value, list) else [value]
+            if role not in allowed:
+                who = " or ".join(faction_name(v) for v in allowed)
+                raise Forbidden(f"{faction_name(role)} cannot make an entry for {who}.")
+
+    def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
+        try:
+            seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary)
+        except StaleWrite as exc:  # another process wrote; reload and refuse
+            with self._guard:
+                self._tables.pop(t.code, None)
+            raise Stale(exc.current) from None
+        work["revision"] = seq
+        t.events.append({"seq": seq, "seat": role, "type": type_, "payload": stored, "ts": time.time(),
+                         "secret_for": secret_for, "summary": summary})
+        t.state = work
+        t.changed.notify_all()
+
+    def undo(self, code: str, role: str, revision: int | None = None) -> dict:
+        t = self.table(code)
+        if role == "board":
+            raise Forbidden("The board view can only watch.")
+        with t.lock:
+            if revision is not None and revision != t.revision:
+                raise Stale(t.revision)
+            target = next((e for e in reversed(t.events)
+                           if e["type"] != "undo" and e["seq"] not in t.undone), None)
+            if target is None:
+                raise EntryError("There is nothing to undo.")
+            if role != "host" and role != target["seat"]:
+                raise Forbidden(f"Only the host or {faction_name(target['seat'])}, who made the latest entry, "
+                                f"can undo it.")
+            events = t.events + [{"seq": t.revision + 1, "type": "undo", "payload": {"target": target["seq"]},
+                                  "seat": role}]
+            state, undone = self.fold(t.code, t.config, events)
+            summary = f"undo #{target['seq']}" + ("" if target["secret_for"] else f": {target['summary']}")
+            self._append(t, role, "undo", {"type": "undo", "target": target["seq"]}, None, summary, state)
+            t.undone = undone
+            return t.state
+
+    # -- reading -------------------------------------------------------------------------------
+    def wait_for_change(self, code: str, since: int, timeout: float) -> int:
+        t = self.table(code)
+        with t.lock:
+            if t.revision == since:
+                t.changed.wait(timeout)
+            return t.revision
+
+    def history(self, code: str, viewer: str) -> list[dict]:
+        """Every entry: who, what, when. Another faction's secret payloads are not shown."""
+        t = self.table(code)
+        with t.lock:
+            events = list(t.events)
+            undone = dict(t.undone)
+        out = []
+        for e in events:
+            hidden = e["secret_for"] is not None and viewer not in ("host", e["secret_for"])
+            out.append({
+                "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
+                "summary": f"{faction_name(e['secret_for'])}: private entry" if hidden else e["summary"],
+                "payload": None if hidden else e["payload"],
+                "undone_by": undone.get(e["seq"]),
+                "override": bool(e["payload"].get("override")) if not hidden else False,
+            })
+        return out
+
+    def export(self, code: str) -> dict:
+        t = self.table(code)
+        with t.lock:
+            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
+
+    def import_table(self, data: dict) -> dict:
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise EntryError(f"Not a table export (expected format {EXPORT_FORMAT!r}).")
+        config, events = data.get("config"), data.get("events")
+        if not isinstance(config, dict) or not isinstance(events, list):
+            raise EntryError("A table export needs 'config' and 'events'.")
+        seqs = [e.get("seq") for e in events]
+        if seqs != list(range(1, len(events) + 1)):
+            raise EntryError("The export's entries are not numbered 1, 2, 3, ...")
+        for e in events:
+            if e.get("type") != "undo" and e.get("type") not in self.registry:
+                raise EntryError(f"Entry {e.get('seq')} has an unknown type {e.get('type')!r}.")
+        try:
+            self.fold("CHECK", config, events)
+        except Exception as exc:  # noqa: BLE001
+            raise EntryError(f"The export does not replay: {exc}") from None
+        code = data.get("table") if isinstance(data.get("table"), str) else None
+        if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code):
+            code = self.new_code()
+        seats = {"host": self.new_token()}
+        seats.update({f: self.new_token() for f in config["factions"]})
+        self.store.import_table(code, config, seats, events)
+        return {"code": code, "host_token": seats.pop("host"), "seats": seats}

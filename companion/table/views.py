@@ -1,0 +1,68 @@
+"""Per-seat views of a table's state.
+
+The state keeps every secret under ``state["private"][faction]``. A view is built from the public
+parts plus, for a faction seat, that faction's own private part; the host sees everything and
+the board view sees only what is public. Nothing else is copied, so no other seat's secret can
+reach a response by accident.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..rules.board import load_board, split_piece
+from ..rules.phases import phase_info, storm_order
+
+PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "factions_present", "player_dots",
+               "storm", "shield_wall", "atomics_aftermath", "alliances", "turn_flags", "readings", "setup",
+               "banner", "winner")
+
+
+def can_see(viewer: str, faction: str) -> bool:
+    return viewer == "host" or viewer == faction
+
+
+def view_for(state: dict, viewer: str) -> dict:
+    """``viewer`` is 'host', 'board' or a faction id."""
+    out = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
+    out["viewer"] = viewer
+    for key, value in state.items():  # public extras added by later entries (spice deck, storm preview...)
+        if key not in out and key not in ("private", "factions", "board"):
+            out[key] = copy.deepcopy(value)
+    factions = {}
+    for f, pub in state["factions"].items():
+        entry = copy.deepcopy(pub)
+        entry["spice"] = state["private"][f]["spice"] if can_see(viewer, f) else None
+        if can_see(viewer, f):
+            entry["private"] = copy.deepcopy(state["private"][f])
+        factions[f] = entry
+    out["factions"] = factions
+    out["board"] = board_view(state)
+    info = phase_info(state["phase"])
+    out["phase_name"] = info.name
+    out["now"] = {"summary": info.summary, "rule": info.rule}
+    dots = {f: d for f, d in state["player_dots"].items() if d}
+    out["storm_order"] = storm_order(state["storm"]["sector"], dots) if dots else []
+    return out
+
+
+def board_view(state: dict) -> dict:
+    board = load_board()
+    territories: dict = {}
+    for piece, n in state["board"]["spice"].items():
+        name, _ = split_piece(piece)
+        t = territories.setdefault(name, {"spice": 0, "forces": {}})
+        t["spice"] += n
+    for piece, stacks in state["board"]["forces"].items():
+        name, sector = split_piece(piece)
+        t = territories.setdefault(name, {"spice": 0, "forces": {}})
+        for f, s in stacks.items():
+            agg = t["forces"].setdefault(f, {"forces": 0, "starred": 0, "advisors": 0, "sectors": {}})
+            agg["forces"] += s["forces"]
+            agg["starred"] += s["starred"]
+            agg["advisors"] += s["advisors"]
+            agg["sectors"][str(sector or 0)] = dict(s)
+    for name, t in territories.items():
+        t["type"] = board.territories[name].type
+        t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
+                                if split_piece(p)[0] == name}
+    return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"])}

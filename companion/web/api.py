@@ -1,0 +1,173 @@
+"""The JSON API (documented in docs/api.md); the pages use the same service underneath."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
+
+from ..rules.board import load_board
+from ..table.service import EntryError, Forbidden, Stale
+from ..table.views import view_for
+from . import auth
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def tables():
+    return current_app.extensions["tables"]
+
+
+def error(status: int, message: str, rule: str | None = None, **extra):
+    body = {"error": {"message": message, "rule": rule}}
+    body["error"].update(extra)
+    return make_response(jsonify(body), status)
+
+
+def join_url(code: str) -> str:
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + f"/t/{code}/join"
+    return url_for("pages.join", code=code, _external=True)
+
+
+def table_or_404(code: str):
+    t = tables().table(code)
+    if t is None:
+        abort(error(404, f"There is no table {code.upper()!r} on this server."))
+    return t
+
+
+def authenticated(code: str) -> str:
+    """The caller's role at this table, or abort 401. Cookie callers must pass CSRF on writes."""
+    table_or_404(code)
+    role, via = auth.seat_role(code, api=True)
+    if role is None:
+        abort(error(401, "Missing or unknown credential for this table: join it first."))
+    if via == "cookie" and request.method not in ("GET", "HEAD", "OPTIONS"):
+        auth.require_csrf()
+    return role
+
+
+def run_entry(code: str, role: str, fn):
+    """Run a write and map its outcome onto HTTP: 200, 403, 409, 422."""
+    try:
+        state = fn()
+    except Stale as exc:
+        fresh = view_for(tables().table(code).state, role)
+        body = {"error": {"message": str(exc), "rule": None, "revision": exc.current}, "state": fresh}
+        return make_response(jsonify(body), 409)
+    except Forbidden as exc:
+        return error(403, str(exc))
+    except EntryError as exc:
+        return make_response(jsonify({"error": exc.to_dict()}), 422)
+    return jsonify(view_for(state, role))
+
+
+@bp.post("/tables")
+def create_table():
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return error(422, "Send a JSON object: {\"factions\": [...], \"turns\": 10, \"options\": {}}.")
+    factions = body.get("factions")
+    turns = body.get("turns", 10)
+    options = body.get("options", {})
+    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions):
+        return error(422, "factions: a list of faction ids, e.g. [\"atreides\", \"fremen\"].")
+    if not isinstance(turns, int) or isinstance(turns, bool):
+        return error(422, "turns: a whole number of turns (the rules say 10).")
+    if not isinstance(options, dict):
+        return error(422, "options: an object, e.g. {\"discovery_tokens\": true}.")
+    try:
+        created = tables().create(factions, turns, options)
+    except EntryError as exc:
+        return make_response(jsonify({"error": exc.to_dict()}), 422)
+    body = {"table": created["code"], "host_token": created["host_token"], "seats": created["seats"],
+            "join_url": join_url(created["code"])}
+    return make_response(jsonify(body), 201)
+
+
+@bp.get("/tables/<code>/state")
+def state(code):
+    role = authenticated(code)
+    return jsonify(view_for(tables().table(code).state, role))
+
+
+@bp.post("/tables/<code>/actions")
+def actions(code):
+    role = authenticated(code)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return error(422, "Send the entry as a JSON object with a 'type' and the 'revision' you saw.")
+    return run_entry(code, role, lambda: tables().submit(code, role, body))
+
+
+@bp.post("/tables/<code>/undo")
+def undo(code):
+    role = authenticated(code)
+    body = request.get_json(silent=True) or {}
+    revision = body.get("revision") if isinstance(body, dict) else None
+    return run_entry(code, role, lambda: tables().undo(code, role, revision))
+
+
+@bp.get("/tables/<code>/history")
+def history(code):
+    role = authenticated(code)
+    return jsonify({"entries": tables().history(code, role)})
+
+
+@bp.get("/tables/<code>/export")
+def export(code):
+    role = authenticated(code)
+    if role != "host":
+        return error(403, "Only the host can export the table (it contains every secret).")
+    response = jsonify(tables().export(code))
+    response.headers["Content-Disposition"] = f'attachment; filename="dune-table-{code.upper()}.json"'
+    return response
+
+
+@bp.post("/tables/import")
+def import_table():
+    data = request.get_json(silent=True)
+    try:
+        created = tables().import_table(data)
+    except EntryError as exc:
+        return make_response(jsonify({"error": exc.to_dict()}), 422)
+    return make_response(jsonify({"table": created["code"], "host_token": created["host_token"],
+                                  "seats": created["seats"], "join_url": join_url(created["code"])}), 201)
+
+
+@bp.post("/tables/<code>/seats/<faction>/reissue")
+def reissue(code, faction):
+    role = authenticated(code)
+    if role != "host":
+        return error(403, "Only the host can re-issue a seat.")
+    try:
+        token = tables().reissue(code, faction)
+    except EntryError as exc:
+        return make_response(jsonify({"error": exc.to_dict()}), 422)
+    return jsonify({"faction": faction, "seat_token": token})
+
+
+@bp.get("/actions")
+def action_types():
+    """Every entry type with its JSON schema: the API's own reference, kept true by tests."""
+    registry = tables().registry
+    out = {}
+    for name, at in sorted(registry.items()):
+        out[name] = {"schema": at.model.model_json_schema(by_alias=True), "host_only": at.host_only,
+                     "secret": at.secret, "acting_faction_field": at.faction_field}
+    return jsonify(out)
+
+
+@bp.get("/board")
+def board():
+    b = load_board()
+    return jsonify({
+        "sectors": b.sectors,
+        "storm_start": b.storm_start,
+        "territories": [
+            {"name": t.name, "slug": t.slug, "type": t.type, "sectors": list(t.sectors),
+             "spice_blow": t.spice_blow, "neighbours": list(t.neighbours),
+             "fremen_ship_range": t.fremen_ship_range, "shield_wall_protected": t.shield_wall_protected}
+            for t in b.territories.values()
+        ],
+        "discovery_tokens": b.discovery_tokens,
+    })

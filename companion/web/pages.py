@@ -1,0 +1,289 @@
+"""Server-rendered pages and htmx fragments for the laptop (host) and the phones (seats)."""
+from __future__ import annotations
+
+import io
+import re
+
+import qrcode
+import qrcode.image.svg
+from flask import (Blueprint, abort, current_app, make_response, redirect, render_template, request,
+                   url_for)
+from markupsafe import Markup
+
+from ..rules.board import load_board
+from ..rules.factions import FACTION_IDS, faction_name, load_factions
+from ..table.service import EntryError, Forbidden, Stale
+from ..table.state import PHASES
+from ..table.views import view_for
+from . import auth
+from .api import join_url
+
+bp = Blueprint("pages", __name__)
+
+
+def tables():
+    return current_app.extensions["tables"]
+
+
+def table_or_404(code: str):
+    t = tables().table(code)
+    if t is None:
+        abort(404)
+    return t
+
+
+def seat_or_join(code: str):
+    """The phone's role at this table, or a redirect to the join page."""
+    table_or_404(code)
+    role, _ = auth.seat_role(code, api=False)
+    return role
+
+
+def qr_svg(data: str) -> Markup:
+    img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    svg = buf.getvalue().decode("utf-8")
+    svg = svg[svg.index("<svg"):]
+    return Markup(svg)
+
+
+def no_store(response):
+    """Private pages never go into the browser's cache or history snapshots."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# -- start and hosting -------------------------------------------------------------------------
+
+@bp.get("/")
+def start():
+    hosted = []
+    for t in tables().store.list_tables()[:12]:
+        role, _ = auth.seat_role(t["code"], api=False)
+        if role:
+            hosted.append({"code": t["code"], "role": role, "factions": t["config"]["factions"]})
+    return render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=hosted,
+                           error=None)
+
+
+@bp.post("/tables")
+def create():
+    auth.require_csrf()
+    chosen = [f for f in request.form.getlist("factions") if f]
+    try:
+        turns = int(request.form.get("turns") or 10)
+    except ValueError:
+        turns = -1
+    options = {"discovery_tokens": request.form.get("discovery_tokens") == "on"}
+    try:
+        created = tables().create(chosen, turns, options)
+    except EntryError as exc:
+        html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
+                               error=exc.message, chosen=chosen)
+        return make_response(html, 422)
+    response = redirect(url_for("pages.host", code=created["code"]))
+    return auth.set_seat_cookie(response, created["code"], created["host_token"])
+
+
+@bp.get("/t/<code>/host")
+def host(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role != "host":
+        return redirect(url_for("pages.join", code=t.code))
+    url = join_url(t.code)
+    seats = tables().store.seat_status(t.code)
+    return no_store(make_response(render_template(
+        "host.html", code=t.code, url=url, qr=qr_svg(url), seats=seats, state=view_for(t.state, "host"))))
+
+
+@bp.post("/t/<code>/seats/<faction>/reissue")
+def reissue(code, faction):
+    t = table_or_404(code)
+    auth.require_csrf()
+    if seat_or_join(code) != "host":
+        abort(403)
+    tables().reissue(t.code, faction)
+    return redirect(url_for("pages.host", code=t.code))
+
+
+# -- joining -----------------------------------------------------------------------------------
+
+@bp.get("/t/<code>/join")
+def join(code):
+    t = table_or_404(code)
+    role, _ = auth.seat_role(code, api=False)
+    seats = tables().store.seat_status(t.code)
+    return no_store(make_response(render_template("join.html", code=t.code, seats=seats, role=role, error=None)))
+
+
+@bp.post("/t/<code>/join")
+def join_post(code):
+    t = table_or_404(code)
+    auth.require_csrf()
+    choice = request.form.get("seat", "")
+    if choice == "board":
+        token = tables().spectator_token(t.code)
+        return auth.set_seat_cookie(redirect(url_for("pages.board", code=t.code)), t.code, token)
+    if choice not in t.config["factions"]:
+        abort(400)
+    seats = tables().store.seat_status(t.code)
+    if seats.get(choice):
+        html = render_template("join.html", code=t.code, seats=seats, role=None,
+                               error=f"{faction_name(choice)} is taken. Ask the host to re-issue it if that "
+                                     f"phone is gone.")
+        return make_response(html, 409)
+    token = tables().reissue(t.code, choice)  # a fresh credential: any older one is cancelled
+    if not tables().store.claim_seat(t.code, choice, token):
+        abort(409)
+    return auth.set_seat_cookie(redirect(url_for("pages.table", code=t.code)), t.code, token)
+
+
+# -- the phone ---------------------------------------------------------------------------------
+
+def render_view(code: str, role: str, error: dict | None = None, status: int = 200):
+    t = tables().table(code)
+    html = render_template("partials/view.html", code=t.code, role=role, s=view_for(t.state, role), error=error,
+                           phases=PHASES)
+    return no_store(make_response(html, status))
+
+
+@bp.get("/t/<code>")
+def table(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role is None:
+        return redirect(url_for("pages.join", code=t.code))
+    if role == "board":
+        return redirect(url_for("pages.board", code=t.code))
+    return no_store(make_response(render_template("table.html", code=t.code, role=role,
+                                                  s=view_for(t.state, role), error=None, phases=PHASES)))
+
+
+@bp.get("/t/<code>/view")
+def view(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role is None:
+        abort(401)
+    if role == "board":
+        return no_store(make_response(render_template("partials/board_view.html", code=t.code,
+                                                      s=view_for(t.state, "board"))))
+    return render_view(t.code, role)
+
+
+LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens")
+ROW_FIELD = re.compile(r"^([a-z_]+)-(\d+)-([a-z_]+)$")
+
+
+def form_entry() -> dict:
+    """Form fields -> an entry: empty fields dropped, repeated fields become lists,
+    ``rows-N-field`` fields become a list of objects (rows with no forces are dropped)."""
+    body: dict = {}
+    rows: dict = {}
+    for key in request.form:
+        if key == "csrf_token":
+            continue
+        values = [v for v in request.form.getlist(key)]
+        if key in LIST_FIELDS:
+            body[key] = [x.strip() for v in values for x in v.splitlines() if x.strip()]
+            continue
+        value = values[-1]
+        if value == "":
+            continue
+        m = ROW_FIELD.match(key)
+        if m:
+            rows.setdefault(m.group(1), {}).setdefault(int(m.group(2)), {})[m.group(3)] = value
+            continue
+        body[key] = value
+    for name, numbered in rows.items():
+        body[name] = [row for _, row in sorted(numbered.items())
+                      if any(k in ("forces", "starred") and v not in ("0", "") for k, v in row.items())]
+    if "revision" in body:
+        try:
+            body["revision"] = int(body["revision"])
+        except ValueError:
+            pass
+    if body.get("override") in ("on", "true", "1"):
+        body["override"] = True
+    return body
+
+
+@bp.post("/t/<code>/act")
+def act(code):
+    t = table_or_404(code)
+    auth.require_csrf()
+    role = seat_or_join(code)
+    if role is None:
+        abort(401)
+    body = form_entry()
+    try:
+        tables().submit(t.code, role, body)
+    except Stale as exc:
+        return render_view(t.code, role, {"message": f"{exc} Nothing was changed.", "rule": None}, 200)
+    except Forbidden as exc:
+        return render_view(t.code, role, {"message": str(exc), "rule": None}, 200)
+    except EntryError as exc:
+        err = exc.to_dict()
+        err["entry"] = body
+        return render_view(t.code, role, err, 200)
+    return render_view(t.code, role)
+
+
+@bp.post("/t/<code>/undo")
+def undo(code):
+    t = table_or_404(code)
+    auth.require_csrf()
+    role = seat_or_join(code)
+    if role is None:
+        abort(401)
+    try:
+        tables().undo(t.code, role)
+    except (EntryError, Forbidden, Stale) as exc:
+        return render_view(t.code, role, {"message": getattr(exc, "message", str(exc)), "rule": None})
+    return render_view(t.code, role)
+
+
+@bp.post("/t/<code>/show-rule")
+def show_rule(code):
+    """Push a rules entry to every phone of the table as a banner (logged in the history)."""
+    t = table_or_404(code)
+    auth.require_csrf()
+    role = seat_or_join(code)
+    if role in (None, "board"):
+        abort(403)
+    rule = request.form.get("rule", "")
+    entry = current_app.extensions["search"].get().get(rule)
+    if entry is None:
+        abort(404)
+    with t.lock:
+        tables().submit(t.code, role, {"type": "rule.show", "rule": rule, "title": entry.title[:120],
+                                       "revision": t.revision})
+    return ("", 204)
+
+
+@bp.get("/t/<code>/history")
+def history(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role is None:
+        return redirect(url_for("pages.join", code=t.code))
+    entries = list(reversed(tables().history(t.code, role)))
+    return no_store(make_response(render_template("history.html", code=t.code, role=role, entries=entries)))
+
+
+@bp.get("/t/<code>/board")
+def board(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role is None:
+        return redirect(url_for("pages.join", code=t.code))
+    return no_store(make_response(render_template("board.html", code=t.code, role=role,
+                                                  s=view_for(t.state, "board"))))
+
+
+@bp.app_context_processor
+def globals_():
+    return {"faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
+            "territory_names": sorted(load_board().territories)}

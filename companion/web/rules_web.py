@@ -1,0 +1,100 @@
+"""Rules search on phones and in the API; permanent pages /rules/<id>; "show to table"."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
+from markupsafe import Markup
+
+from ..rules.factions import FACTION_IDS
+from ..table.state import PHASES
+from . import auth
+from .markdown import render_markdown
+
+bp = Blueprint("rules", __name__)
+
+MAX_LIMIT = 50
+
+
+def search():
+    return current_app.extensions["search"].get()
+
+
+def _filters():
+    faction = request.args.get("faction") or None
+    phase = request.args.get("phase") or None
+    if faction and faction not in FACTION_IDS:
+        abort(make_response(jsonify(error={"message": f"Unknown faction {faction!r}: use {', '.join(FACTION_IDS)}.",
+                                           "rule": None}), 422))
+    if phase and phase not in PHASES:
+        abort(make_response(jsonify(error={"message": f"Unknown phase {phase!r}: use {', '.join(PHASES)}.",
+                                           "rule": None}), 422))
+    return faction, phase
+
+
+def _limit(default: int) -> int:
+    try:
+        n = int(request.args.get("limit", default))
+    except ValueError:
+        abort(make_response(jsonify(error={"message": "limit: a whole number from 1 to 50.", "rule": None}), 422))
+    return max(1, min(MAX_LIMIT, n))
+
+
+def hit_dict(h) -> dict:
+    return {"id": h.id, "title": h.title, "snippet": h.snippet, "source": h.source, "url": h.url}
+
+
+@bp.get("/api/rules/search")
+def api_search():
+    q = (request.args.get("q") or "").strip()
+    faction, phase = _filters()
+    limit = _limit(10)
+    s = search()
+    hits = s.search(q, limit=limit, faction=faction, phase=phase) if q else []
+    body = {"query": q, "results": [hit_dict(h) for h in hits]}
+    if q and not hits:
+        body["did_you_mean"] = s.suggest(q)
+    return jsonify(body)
+
+
+def entry_dict(e) -> dict:
+    return {"id": e.id, "title": e.title, "source": e.source, "kind": e.kind, "factions": list(e.factions),
+            "phases": list(e.phases), "aliases": list(e.aliases), "text": e.text, "related": list(e.related),
+            "url": f"/rules/{e.id}"}
+
+
+@bp.get("/api/rules/<rule_id>")
+def api_rule(rule_id):
+    e = search().get(rule_id)
+    if e is None:
+        return make_response(jsonify(error={"message": f"No rule entry {rule_id!r}.", "rule": None}), 404)
+    return jsonify(entry_dict(e))
+
+
+@bp.get("/rules")
+def rules_page():
+    q = (request.args.get("q") or "").strip()
+    faction, phase = _filters()
+    s = search()
+    hits = s.search(q, limit=15, faction=faction, phase=phase) if q else []
+    suggestion = s.suggest(q) if q and not hits else None
+    ctx = dict(q=q, hits=hits, suggestion=suggestion, faction=faction, phase=phase, phases=PHASES,
+               code=request.args.get("table"))
+    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "results":
+        return render_template("partials/rule_results.html", **ctx)
+    return render_template("rules.html", **ctx)
+
+
+@bp.get("/rules/<rule_id>")
+def rule_page(rule_id):
+    s = search()
+    e = s.get(rule_id)
+    if e is None:
+        abort(404)
+    related = [r for r in (s.get(x) for x in e.related) if r is not None]
+    backlinks = [x for x in s.entries() if e.id in x.related and x.id not in e.related][:12]
+    code = request.args.get("table")
+    can_push = False
+    if code:
+        role, _ = auth.seat_role(code, api=False)
+        can_push = role not in (None, "board")
+    return render_template("rule.html", e=e, body=Markup(render_markdown(e.text)), related=related,
+                           backlinks=backlinks, code=code, can_push=can_push)
