@@ -280,3 +280,13 @@ def test_leader_revival():
     assert e.value.rule == "ecaz-revival"
     assert leader_revival("ecaz", 3, [], leaders_in_tanks=5, leaders_outside_tanks=1)["cost"] == 3
     assert axolotl_revival_cost(5) == 6
+
+
+def test_free_revival_and_hand_limits_match_factions_data():
+    from companion.rules.economy import FREE_REVIVAL
+    from companion.rules.factions import load_factions
+
+    data = load_factions()["factions"]
+    for fid, sheet in data.items():
+        assert FREE_REVIVAL[fid] == sheet["free_revival"], fid
+        assert hand_limit(fid) == sheet["hand_limit"], fid

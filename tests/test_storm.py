@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import phases, storm
+from companion.rules import storm
 from companion.rules.board import load_board
 from companion.rules.errors import RuleViolation
 from companion.rules.phases import PHASES, default_dots, next_phase, phase_info, storm_order

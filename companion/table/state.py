@@ -92,7 +92,8 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         state["private"]["moritani"]["terror_tokens"] = list(load_factions()["terror_tokens"])
     if "fremen" in factions:
         state["private"]["fremen"]["storm_card"] = None
-        state["factions"]["fremen"]["saved"] = {"forces": 0, "starred": 0}
+        # Wormriders: piece -> {"forces","starred"} the storm or a worm spared, until the Nexus ends
+        state["factions"]["fremen"]["saved"] = {}
     # setup choices, in the order the rules give them
     pending = []
     for f in factions:
@@ -215,13 +216,12 @@ def forces_on_board(state: dict, f: str) -> dict:
 
 
 def conservation_errors(state: dict) -> list[str]:
-    """Every faction's forces on the board + reserves + tanks (+ Fremen saved) = its total."""
+    """Every faction's forces on the board + reserves + tanks = its total."""
     problems = []
     for f, data in state["factions"].items():
         on = forces_on_board(state, f)
-        saved = data.get("saved", {"forces": 0, "starred": 0})
         for kind in ("forces", "starred"):
-            n = on[kind] + data["reserves"][kind] + data["tanks"][kind] + saved[kind]
+            n = on[kind] + data["reserves"][kind] + data["tanks"][kind]
             if n != data["total"][kind]:
                 problems.append(f"{f} {kind}: {n} != {data['total'][kind]}")
     return problems

@@ -8,6 +8,7 @@ reach a response by accident.
 from __future__ import annotations
 
 import copy
+from dataclasses import asdict
 
 from ..rules.board import load_board, split_piece
 from ..rules.phases import phase_info, storm_order
@@ -42,7 +43,47 @@ def view_for(state: dict, viewer: str) -> dict:
     out["now"] = {"summary": info.summary, "rule": info.rule}
     dots = {f: d for f, d in state["player_dots"].items() if d}
     out["storm_order"] = storm_order(state["storm"]["sector"], dots) if dots else []
+    out.update(turn_info(state, viewer))
     return out
+
+
+def turn_info(state: dict, viewer: str) -> dict:
+    """Computed, previewed effects of the current phase (nothing is applied here)."""
+    from ..rules import economy
+    from ..rules.errors import RuleViolation
+    from ..rules.spice import deck_status
+    from .actions.turn import preview_collection, preview_storm, preview_victory, storm_dialers
+
+    board = load_board()
+    info: dict = {}
+    deck = state.get("spice_deck", {"seen": []})
+    try:
+        info["spice_deck"] = deck_status(deck["seen"], state["options"].get("discovery_tokens", True))
+    except RuleViolation:
+        info["spice_deck"] = None
+    info["spice_deck_seen"] = list(deck["seen"])
+    phase = state["phase"]
+    if phase == "storm":
+        storm_info = {"dialers": storm_dialers(state) if state["turn"] == 1 else [],
+                      "dialled": sorted(state.get("storm_dials", {})),
+                      "pending": state.get("storm_pending")}
+        if state.get("storm_pending"):
+            p = preview_storm(board, state, state["storm_pending"]["sectors"])
+            storm_info["preview"] = asdict(p)
+        info["storm_phase"] = storm_info
+    if phase == "collection":
+        try:
+            info["collection_preview"] = preview_collection(board, state)
+        except RuleViolation as exc:
+            info["collection_preview"] = {"error": exc.message}
+    if phase == "mentat_pause":
+        info["victory_preview"] = victory_dict(preview_victory(board, state))
+        if viewer in ("bg", "host") and "bg" in state["private"] and state["private"]["bg"].get("prediction"):
+            info["victory_preview_bg"] = victory_dict(
+                preview_victory(board, state, state["private"]["bg"]["prediction"]))
+    if phase == "charity" and viewer in state["private"]:
+        info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
+    return info
 
 
 def board_view(state: dict) -> dict:
@@ -66,3 +107,9 @@ def board_view(state: dict) -> dict:
         t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
                                 if split_piece(p)[0] == name}
     return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"])}
+
+
+def victory_dict(result) -> dict:
+    return {"winners": list(result.winners), "reason": result.reason, "rule": result.rule,
+            "strongholds": [{"side": list(side), "strongholds": sorted(held)}
+                            for side, held in result.strongholds.items()]}

@@ -146,6 +146,31 @@ def reissue(code, faction):
     return jsonify({"faction": faction, "seat_token": token})
 
 
+@bp.get("/tables/<code>/reach")
+def reach(code):
+    """"Where can I go?": legal moves for one stack and legal shipments from reserves, with costs."""
+    role = authenticated(code)
+    t = tables().table(code)
+    faction = request.args.get("faction") or role
+    if faction not in t.state["factions_present"]:
+        return error(422, f"{faction!r} is not playing at this table.")
+    if role not in ("host", faction):
+        return error(403, "You can only ask where your own forces can go.")
+    sector = request.args.get("sector")
+    try:
+        sector = int(sector) if sector not in (None, "", "0") else None
+    except ValueError:
+        return error(422, "sector: a number from 1 to 18.")
+    from ..rules.errors import RuleViolation
+    from ..table.actions.moves import where_can_i_go
+    try:
+        with t.lock:
+            body = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
+    except RuleViolation as exc:
+        return error(422, exc.message, exc.rule)
+    return jsonify(body)
+
+
 @bp.get("/actions")
 def action_types():
     """Every entry type with its JSON schema: the API's own reference, kept true by tests."""

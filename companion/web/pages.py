@@ -231,6 +231,32 @@ def act(code):
     return render_view(t.code, role)
 
 
+@bp.get("/t/<code>/reach")
+def reach(code):
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board"):
+        abort(401)
+    faction = request.args.get("faction") or role
+    if faction == "host" or faction not in t.state["factions_present"]:
+        return "<p class=muted>Choose a faction's stack.</p>"
+    if role not in ("host", faction):
+        abort(403)
+    try:
+        sector = int(request.args.get("sector") or 0) or None
+    except ValueError:
+        sector = None
+    from ..rules.errors import RuleViolation
+    from ..table.actions.moves import where_can_i_go
+    try:
+        with t.lock:
+            info = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
+    except RuleViolation as exc:
+        return render_template("partials/reach.html", info=None, error=exc.message, code=t.code, s=None, role=role)
+    return render_template("partials/reach.html", info=info, error=None, code=t.code,
+                           s=view_for(t.state, role), role=role)
+
+
 @bp.post("/t/<code>/undo")
 def undo(code):
     t = table_or_404(code)

@@ -352,7 +352,17 @@ class PhaseNext(Payload):
 
 def start_phase(state: dict, turn: int, phase: str) -> None:
     """Bookkeeping that happens whenever a phase begins."""
+    previous = state["phase"]
     state["turn"], state["phase"] = turn, phase
+    if previous == "spice_blow" and phase != "spice_blow":
+        if "fremen" in state["factions"]:
+            state["factions"]["fremen"]["saved"] = {}
+        state.pop("fremen_sent_to", None)
+        state["nexus"] = False
+        if "spice_deck" in state:
+            state["spice_deck"]["this_phase"] = []
+    if phase == "shipment_movement":
+        state["last_shipment"] = None
     if phase == "storm":
         for f in state["factions"].values():
             for ld in f["leaders"]:

@@ -1,0 +1,290 @@
+"""Shipment and movement entries, checked by the pure rules in rules/shipment.py and
+rules/movement.py against a Position snapshot of the table."""
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import Field
+
+from ...rules import movement, shipment
+from ...rules.board import POLAR_SINK, Board, piece_id
+from ...rules.errors import RuleViolation, hard
+from ...rules.position import Position
+from ..state import advisors_by_territory, occupants, place_forces, shift_forces, stack
+from . import Ctx, FactionId, Payload, action
+from .core import add_spice, name, present
+
+Count = Field(default=0, ge=0, le=20)
+ORNITHOPTER_TERRITORIES = ("Arrakeen", "Carthag")
+
+
+def position(state: dict) -> Position:
+    return Position(
+        storm_sector=state["storm"]["sector"],
+        occupants=occupants(state),
+        advisors=advisors_by_territory(state),
+        alliances=dict(state["alliances"]),
+        atomics_aftermath=state.get("atomics_aftermath"),
+        token_territories={},
+        shield_wall_standing=state.get("shield_wall", True),
+    )
+
+
+def has_ornithopters(state: dict, f: str) -> bool:
+    occ = occupants(state)
+    return any(occ.get(t, {}).get(f, 0) > 0 for t in ORNITHOPTER_TERRITORIES)
+
+
+def _in_phase(ctx: Ctx, state: dict, what: str) -> None:
+    ctx.check(state["phase"] == "shipment_movement",
+              f"{what} happens in the Shipment & Movement phase, not in {state['phase'].replace('_', ' ')}.",
+              "base-shipment")
+
+
+def _pay(state: dict, payer: str, amount: int, payee: str) -> None:
+    if amount <= 0:
+        return
+    add_spice(state, payer, -amount)
+    if payee == "guild" and "guild" in state["factions_present"] and payer != "guild":
+        add_spice(state, "guild", amount)
+
+
+def _fallback_cost(board: Board, territory: str, total: int) -> int:
+    """The plain price when an override waived the pricing rule itself."""
+    t = board.territory(territory)
+    return total * (1 if t.is_stronghold else 2)
+
+
+# -- shipment ----------------------------------------------------------------------------------
+
+class Ship(Payload):
+    type: Literal["ship"]
+    faction: FactionId
+    to: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+    advisors: int = Count
+    karama: bool = False  # a Karama: ship at the Guild rate and pay the bank
+
+
+def _ship_summary(p) -> str:
+    n = p.forces + p.starred + p.advisors
+    return f"{name(p.faction)} ships {n} force{'s' if n != 1 else ''} to {p.to}" + (" (Karama)" if p.karama else "")
+
+
+@action("ship", Ship, summary=_ship_summary)
+def ship(ctx: Ctx, state: dict, p: Ship) -> None:
+    f = present(state, p.faction)
+    if p.advisors and f != "bg":
+        raise hard("Only the Bene Gesserit ship advisors.", "bg-advisors")
+    total = p.forces + p.starred + p.advisors
+    if total < 1:
+        raise hard("Ship at least one force.", "base-shipment")
+    territory = ctx.board.resolve(p.to)
+    sector = ctx.board.resolve_sector(territory, p.sector)
+    _in_phase(ctx, state, "Shipping")
+    pos = position(state)
+    reserves = state["factions"][f]["reserves"]
+    if reserves["forces"] < p.forces + p.advisors or reserves["starred"] < p.starred:
+        raise hard(f"{name(f)} has only {reserves['forces']} forces"
+                   f"{' and ' + str(reserves['starred']) + ' starred' if reserves['starred'] else ''} in reserve.",
+                   "base-shipment")
+    spice = state["private"][f]["spice"]
+    cost = ctx.rules(shipment.check_ship, ctx.board, pos, f, territory, sector, p.forces + p.advisors, p.starred,
+                     reserves=reserves["forces"], reserves_starred=reserves["starred"], spice=spice,
+                     guild_in_game="guild" in state["factions_present"], ally=state["alliances"].get(f),
+                     shipped_this_turn=state["turn_flags"][f]["shipped"], karama_guild_rate=p.karama,
+                     advisors_only=bool(p.advisors) and not p.forces)
+    if cost is None:  # overridden: price it as plainly as the rules allow
+        try:
+            cost = shipment.shipment_cost(ctx.board, pos, f, territory, total,
+                                          guild_in_game="guild" in state["factions_present"],
+                                          ally=state["alliances"].get(f), karama_guild_rate=p.karama)
+        except RuleViolation:
+            cost = shipment.ShipCost(_fallback_cost(ctx.board, territory, total),
+                                     "guild" if "guild" in state["factions_present"] and f != "guild" else "bank")
+    if cost.amount > spice:
+        raise hard(f"{name(f)} has {spice} spice behind the shield; this shipment costs {cost.amount}.",
+                   "base-shipment-cost")
+    _pay(state, f, cost.amount, cost.payee)
+    place_forces(state, f, piece_id(territory, sector), p.forces, p.starred, p.advisors, "reserves")
+    state["turn_flags"][f]["shipped"] = True
+    state["last_shipment"] = {"faction": f, "territory": territory, "cost": cost.amount, "payee": cost.payee}
+
+
+class CrossShip(Payload):
+    type: Literal["ship.cross"]
+    faction: FactionId
+    from_: str = Field(alias="from")
+    from_sector: int | None = Field(default=None, ge=1, le=18)
+    to: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+
+
+@action("ship.cross", CrossShip,
+        summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} to {p.to} (Guild cross-ship)")
+def ship_cross(ctx: Ctx, state: dict, p: CrossShip) -> None:
+    f = present(state, p.faction)
+    src_t = ctx.board.resolve(p.from_)
+    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
+    dst_t = ctx.board.resolve(p.to)
+    dst_s = ctx.board.resolve_sector(dst_t, p.sector)
+    _in_phase(ctx, state, "Shipping")
+    src = piece_id(src_t, src_s)
+    held = stack(state, src, f)
+    spice = state["private"][f]["spice"]
+    cost = ctx.rules(shipment.check_cross_ship, ctx.board, position(state), f, src_t, src_s, dst_t, dst_s,
+                     p.forces, p.starred, present=held["forces"], present_starred=held["starred"], spice=spice,
+                     guild_in_game="guild" in state["factions_present"], ally=state["alliances"].get(f),
+                     shipped_this_turn=state["turn_flags"][f]["shipped"])
+    amount = cost.amount if cost else math.ceil(_fallback_cost(ctx.board, dst_t, p.forces + p.starred) / 2)
+    payee = cost.payee if cost else ("bank" if f == "guild" else "guild")
+    if amount > spice:
+        raise hard(f"{name(f)} has {spice} spice behind the shield; this shipment costs {amount}.",
+                   "guild-half-price")
+    _pay(state, f, amount, payee)
+    shift_forces(state, f, src, piece_id(dst_t, dst_s), p.forces, p.starred)
+    state["turn_flags"][f]["shipped"] = True
+
+
+class ShipBack(Payload):
+    type: Literal["ship.reserves"]
+    faction: FactionId
+    from_: str = Field(alias="from")
+    from_sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+
+
+@action("ship.reserves", ShipBack,
+        summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} back to reserves")
+def ship_reserves(ctx: Ctx, state: dict, p: ShipBack) -> None:
+    f = present(state, p.faction)
+    src_t = ctx.board.resolve(p.from_)
+    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
+    _in_phase(ctx, state, "Shipping")
+    src = piece_id(src_t, src_s)
+    held = stack(state, src, f)
+    spice = state["private"][f]["spice"]
+    cost = ctx.rules(shipment.check_ship_to_reserves, ctx.board, position(state), f, src_t, src_s,
+                     p.forces, p.starred, present=held["forces"], present_starred=held["starred"], spice=spice,
+                     shipped_this_turn=state["turn_flags"][f]["shipped"])
+    amount = cost.amount if cost else math.ceil((p.forces + p.starred) / 2)
+    if amount > spice:
+        raise hard(f"{name(f)} has {spice} spice behind the shield; this costs {amount}.", "guild-half-price")
+    _pay(state, f, amount, "bank")
+    from ..state import remove_forces
+    remove_forces(state, f, src, p.forces, p.starred, 0, "reserves")
+    state["turn_flags"][f]["shipped"] = True
+
+
+class SpiritualAdvisor(Payload):
+    type: Literal["ship.advisor"]
+    faction: Literal["bg"] = "bg"
+    to: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+
+
+@action("ship.advisor", SpiritualAdvisor, summary=lambda p: f"Bene Gesserit send a spiritual advisor to {p.to}")
+def ship_advisor(ctx: Ctx, state: dict, p: SpiritualAdvisor) -> None:
+    present(state, "bg")
+    last = state.get("last_shipment")
+    ctx.check(bool(last) and last["faction"] != "bg",
+              "A spiritual advisor follows another faction's shipment from off-planet; none was just made.",
+              "bg-spiritual-advisors")
+    shipped = last["territory"] if last else POLAR_SINK
+    result = ctx.rules(shipment.check_spiritual_advisor, ctx.board, position(state), shipped, p.to, p.sector,
+                       shipper=last["faction"] if last else None,
+                       bg_reserves=state["factions"]["bg"]["reserves"]["forces"])
+    if result:
+        territory, sector = result
+    else:
+        territory = ctx.board.resolve(p.to)
+        sector = ctx.board.resolve_sector(territory, p.sector)
+    place_forces(state, "bg", piece_id(territory, sector), 0, 0, 1, "reserves")
+    state["last_shipment"] = None
+
+
+# -- movement ----------------------------------------------------------------------------------
+
+class Move(Payload):
+    type: Literal["move"]
+    faction: FactionId
+    from_: str = Field(alias="from")
+    from_sector: int | None = Field(default=None, ge=1, le=18)
+    to: str
+    to_sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+    advisors: int = Count
+    ornithopter_token: bool = False
+
+
+def _move_summary(p) -> str:
+    n = p.forces + p.starred + p.advisors
+    return f"{name(p.faction)} moves {n} from {p.from_} to {p.to}"
+
+
+def allowance_for(state: dict, f: str, use_token: bool = False) -> int:
+    return movement.movement_allowance(f, ornithopters=has_ornithopters(state, f), ornithopter_token=use_token)
+
+
+@action("move", Move, summary=_move_summary)
+def move(ctx: Ctx, state: dict, p: Move) -> None:
+    f = present(state, p.faction)
+    if p.advisors and f != "bg":
+        raise hard("Only the Bene Gesserit have advisors.", "bg-advisors")
+    if p.forces + p.starred + p.advisors < 1:
+        raise hard("Move at least one force.", "base-movement")
+    src_t = ctx.board.resolve(p.from_)
+    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
+    dst_t = ctx.board.resolve(p.to)
+    dst_s = ctx.board.resolve_sector(dst_t, p.to_sector)
+    _in_phase(ctx, state, "Movement")
+    ctx.check(not state["turn_flags"][f]["moved"], f"{name(f)} has already moved a group this turn.",
+              "base-movement")
+    if p.ornithopter_token:
+        if not state["factions"][f].get("ornithopter_token"):
+            raise hard(f"{name(f)} does not hold the Ornithopter Discovery token.", "discovery-ornithopter")
+        state["factions"][f]["ornithopter_token"] = False
+    allowance = allowance_for(state, f, p.ornithopter_token)
+    ctx.rules(movement.check_move, ctx.board, position(state), f, src_t, src_s, dst_t, dst_s, allowance,
+              advisors_only=bool(p.advisors) and not (p.forces or p.starred))
+    shift_forces(state, f, piece_id(src_t, src_s), piece_id(dst_t, dst_s), p.forces, p.starred, p.advisors)
+    state["turn_flags"][f]["moved"] = True
+
+
+# -- "where can I go?" -------------------------------------------------------------------------
+
+def where_can_i_go(state: dict, board: Board, f: str, territory: str | None, sector: int | None) -> dict:
+    """Legal moves for the stack at territory/sector, and legal shipments from reserves with cost."""
+    pos = position(state)
+    out: dict = {"faction": f, "move": None, "ship": None}
+    guild = "guild" in state["factions_present"]
+    ally = state["alliances"].get(f)
+    if territory:
+        t = board.resolve(territory)
+        s = board.resolve_sector(t, sector)
+        held = stack(state, piece_id(t, s), f)
+        allowance = allowance_for(state, f)
+        reach = movement.reachable(board, pos, f, t, s, allowance,
+                                   advisors_only=bool(held["advisors"]) and not (held["forces"] or held["starred"]))
+        out["move"] = {
+            "from": t, "from_sector": s, "allowance": allowance, "already_moved": state["turn_flags"][f]["moved"],
+            "destinations": [{"territory": r.territory, "sectors": list(r.sectors), "hops": r.hops,
+                              "path": list(r.path)} for r in reach.values()],
+        }
+    reserves = state["factions"][f]["reserves"]
+    if reserves["forces"] + reserves["starred"] > 0:
+        options = shipment.ship_destinations(board, pos, f, forces=1, guild_in_game=guild, ally=ally,
+                                             shipped_this_turn=state["turn_flags"][f]["shipped"])
+        out["ship"] = {
+            "already_shipped": state["turn_flags"][f]["shipped"],
+            "destinations": [{"territory": t, "sectors": list(o.sectors), "cost_one_force": o.amount,
+                              "payee": o.payee} for t, o in sorted(options.items())],
+        }
+    return out

@@ -1,0 +1,225 @@
+"""Shared fixtures and helpers for the table server tests.
+
+Fixtures: ``app`` (a fresh app on a tmp data folder), ``client``, ``table6`` (a six-faction table
+created through the API), ``phone`` (a factory for browser-like test clients that joined a seat
+through the join page), ``live_server`` (a factory starting the real server as a subprocess).
+
+Helpers (import them with ``from conftest import act, create_table, ...``):
+``create_table``, ``bearer``, ``state``, ``act``, ``join_seat``, ``csrf``, ``free_port``,
+``LiveServer``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+SIX = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
+ALL_NINE = SIX + ["ecaz", "moritani", "tleilaxu"]
+
+
+# -- the app and its test client ------------------------------------------------------------------
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+# -- API helpers ----------------------------------------------------------------------------------
+
+@dataclass
+class TableInfo:
+    code: str
+    host: str                       # the host token
+    seats: dict[str, str]           # faction -> seat token
+    join_url: str
+    body: dict = field(default_factory=dict)
+
+    @property
+    def factions(self) -> list[str]:
+        return list(self.seats)
+
+    def token(self, role: str) -> str:
+        return self.host if role == "host" else self.seats[role]
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_table(client, factions=None, turns=10, options=None) -> TableInfo:
+    body = {"factions": list(factions or SIX), "turns": turns, "options": options or {}}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    d = r.get_json()
+    return TableInfo(d["table"], d["host_token"], d["seats"], d["join_url"], d)
+
+
+def state(client, code: str, token: str) -> dict:
+    r = client.get(f"/api/tables/{code}/state", headers=bearer(token))
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return r.get_json()
+
+
+def revision(client, code: str, token: str) -> int:
+    return state(client, code, token)["revision"]
+
+
+def act(client, code: str, token: str, *, expect: int | None = 200, **entry):
+    """Make an entry through the JSON API with the current revision (read first, unless the entry
+    gives one). ``expect`` asserts the status (None: no check). Returns the response.
+    Use ``**{"from": "tanks"}`` for field names that are Python keywords."""
+    if "revision" not in entry:
+        entry["revision"] = revision(client, code, token)
+    r = client.post(f"/api/tables/{code}/actions", json=entry, headers=bearer(token))
+    if expect is not None:
+        assert r.status_code == expect, r.get_data(as_text=True)
+    return r
+
+
+def undo(client, code: str, token: str, *, expect: int | None = 200):
+    r = client.post(f"/api/tables/{code}/undo", json={}, headers=bearer(token))
+    if expect is not None:
+        assert r.status_code == expect, r.get_data(as_text=True)
+    return r
+
+
+@pytest.fixture()
+def table6(client) -> TableInfo:
+    """A six-faction table (atreides harkonnen fremen emperor guild bg), made through the API."""
+    return create_table(client, SIX)
+
+
+# -- phones (cookie-authenticated browser-like clients) ---------------------------------------------
+
+def csrf(client) -> str:
+    """The CSRF token of a test client (the ``csrf`` cookie, set by any rendered page)."""
+    cookie = client.get_cookie("csrf")
+    assert cookie is not None, "no csrf cookie yet: GET a page first"
+    return cookie.value
+
+
+def join_seat(app, code: str, seat: str):
+    """A new phone (test client) that opens the join page and takes ``seat`` (a faction or
+    'board'). Returns the client; its seat cookie is set."""
+    phone = app.test_client()
+    r = phone.get(f"/t/{code}/join")
+    assert r.status_code == 200
+    r = phone.post(f"/t/{code}/join", data={"seat": seat, "csrf_token": csrf(phone)})
+    assert r.status_code == 302, r.get_data(as_text=True)
+    assert phone.get_cookie(f"seat_{code}") is not None
+    return phone
+
+
+@pytest.fixture()
+def phone(app):
+    """``phone(code, seat)`` -> a test client that joined that seat through the join page."""
+    return lambda code, seat: join_seat(app, code, seat)
+
+
+# -- the real server as a subprocess ------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """``python -m companion --host 127.0.0.1 --port P --data DIR`` in a subprocess."""
+
+    def __init__(self, data_dir: Path, port: int | None = None):
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log_path = self.data_dir.parent / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> "LiveServer":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data", str(self.data_dir)],
+            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/board", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not start in {timeout}s:\n{self.log_path.read_text()}")
+
+    def kill9(self) -> None:
+        """SIGKILL at once (no clean shutdown)."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    # tiny HTTP client (stdlib only)
+    def request(self, method: str, path: str, body=None, token: str | None = None, headers=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture()
+def live_server(tmp_path):
+    """``live_server(data_dir=None)`` -> a started LiveServer; every one is stopped at teardown."""
+    started: list[LiveServer] = []
+
+    def start(data_dir: Path | None = None, port: int | None = None) -> LiveServer:
+        s = LiveServer(data_dir or tmp_path / "server-data", port).start()
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
