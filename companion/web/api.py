@@ -171,6 +171,36 @@ def reach(code):
     return jsonify(body)
 
 
+@bp.get("/tables/<code>/karama")
+def table_karama(code):
+    """The karama options open to the asking seat now (host: ?faction=F), current phase first."""
+    role = authenticated(code)
+    t = tables().table(code)
+    faction = request.args.get("faction") or role
+    if faction not in t.state["factions_present"]:
+        return error(422, "Say which faction is asking: ?faction=F.")
+    if role not in ("host", faction):
+        return error(403, "You can only ask about your own karama options.")
+    from ..table.battles import karama_for
+    with t.lock:
+        return jsonify(karama_for(t.state, faction))
+
+
+@bp.get("/tables/<code>/battles")
+def table_battles(code):
+    """The seat's battles (territories shared with an opponent, not split by the storm)."""
+    role = authenticated(code)
+    t = tables().table(code)
+    faction = request.args.get("faction") or role
+    if faction not in t.state["factions_present"]:
+        return error(422, "Say which faction is asking: ?faction=F.")
+    if role not in ("host", faction):
+        return error(403, "You can only see your own battles.")
+    from ..table.battles import battles_for
+    with t.lock:
+        return jsonify({"faction": faction, "battles": battles_for(t.state, load_board(), faction)})
+
+
 @bp.get("/actions")
 def action_types():
     """Every entry type with its JSON schema: the API's own reference, kept true by tests."""

@@ -14,6 +14,8 @@ def phase_name(phase: str) -> str:
 
 
 def register(app) -> None:
+    from .pages import template_globals
+    app.jinja_env.globals.update(template_globals())
     app.jinja_env.filters["clock"] = clock
     app.jinja_env.filters["phase_name"] = phase_name
     app.jinja_env.trim_blocks = True

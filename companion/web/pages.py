@@ -173,7 +173,7 @@ def view(code):
     return render_view(t.code, role)
 
 
-LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens")
+LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens", "winners")
 ROW_FIELD = re.compile(r"^([a-z_]+)-(\d+)-([a-z_]+)$")
 
 
@@ -257,6 +257,70 @@ def reach(code):
                            s=view_for(t.state, role), role=role)
 
 
+@bp.get("/t/<code>/battle")
+def battle(code):
+    """The seat's battle panel: its battles, a live dial control and its karama options."""
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board", "host"):
+        abort(403)
+    from ..rules.errors import RuleViolation
+    from ..table.battles import battles_for, dial_for, karama_for
+    with t.lock:
+        state = t.state
+        battles = battles_for(state, load_board(), role)
+        territory = request.args.get("territory") or (battles[0]["territory"] if battles else None)
+        here = next((b for b in battles if b["territory"] == territory), None)
+        dial = None
+        error = None
+        if here:
+            opponent = request.args.get("opponent") or here["opponents"][0]
+            try:
+                forces = int(request.args.get("forces") or 0)
+                starred = int(request.args.get("starred") or 0)
+                want = request.args.get("want")
+                want = int(want) if want not in (None, "") else None
+            except ValueError:
+                forces = starred = 0
+                want = None
+                error = "Dial whole numbers."
+            if error is None:
+                try:
+                    if forces > here["forces"] or starred > here["starred"]:
+                        raise RuleViolation(f"You have {here['forces']} forces and {here['starred']} starred in "
+                                            f"{here['territory']}.", "kiss-simple-dialing")
+                    dial = dial_for(state, role, opponent, forces, starred, want,
+                                    here["ecaz_forces"] if want is None else 0)
+                    if want is not None:
+                        dial = dial_for(state, role, opponent, here["forces"], here["starred"], want,
+                                        here["ecaz_forces"])
+                except RuleViolation as exc:
+                    error = exc.message
+        else:
+            opponent = None
+        options = karama_for(state, role)
+    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here,
+                           opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
+    return no_store(make_response(html))
+
+
+@bp.get("/t/<code>/preview/blow")
+def preview_blow(code):
+    """What turning this spice card on this pile would do, before anyone applies it."""
+    t = table_or_404(code)
+    if seat_or_join(code) is None:
+        abort(401)
+    from ..rules.errors import RuleViolation
+    from ..table.actions.turn import preview_blow as preview
+    card, pile = request.args.get("card", ""), request.args.get("pile", "A")
+    try:
+        with t.lock:
+            b = preview(load_board(), t.state, card, pile if pile in ("A", "B") else "A")
+    except RuleViolation as exc:
+        return render_template("partials/blow_preview.html", b=None, error=exc.message)
+    return render_template("partials/blow_preview.html", b=b, error=None)
+
+
 @bp.post("/t/<code>/undo")
 def undo(code):
     t = table_or_404(code)
@@ -309,7 +373,13 @@ def board(code):
                                                   s=view_for(t.state, "board"))))
 
 
-@bp.app_context_processor
-def globals_():
+def template_globals() -> dict:
+    """Names every template (and every imported macro) can use."""
     return {"faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
-            "territory_names": sorted(load_board().territories)}
+            "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards()}
+
+
+def _spice_cards() -> list[str]:
+    from ..rules.spice import SHAI_HULUD, deck_cards
+    names = sorted({c.name for c in deck_cards(load_board(), True) if c.name != SHAI_HULUD})
+    return [SHAI_HULUD] + names

@@ -1,0 +1,84 @@
+"""Battles and karama as seen from one seat: which battles it is in, what it may dial there,
+and which karama options are open right now. Read-only: nothing here is an entry, so what a
+seat tries on its dial control is never stored and never reaches another phone."""
+from __future__ import annotations
+
+from ..rules import dialing, karama
+from ..rules.board import Board, split_piece
+from ..rules.errors import RuleViolation
+
+
+def _groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
+    """The territory's sectors split into runs not separated by the storm sector."""
+    groups: list[set[int]] = []
+    current: set[int] = set()
+    for s in sectors:
+        if s == storm:
+            if current:
+                groups.append(current)
+            current = set()
+        else:
+            current.add(s)
+    if current:
+        groups.append(current)
+    return groups
+
+
+def battles_for(state: dict, board: Board, faction: str) -> list[dict]:
+    """Territories where ``faction`` shares ground with another non-allied faction's fighters,
+    not separated by the storm, with its own forces there."""
+    storm = state["storm"]["sector"]
+    ally = state["alliances"].get(faction)
+    by_territory: dict[str, dict[str, dict]] = {}
+    for piece, stacks in state["board"]["forces"].items():
+        territory, sector = split_piece(piece)
+        for f, s in stacks.items():
+            if s["forces"] + s["starred"] <= 0:
+                continue
+            entry = by_territory.setdefault(territory, {}).setdefault(f, {"forces": 0, "starred": 0, "sectors": set()})
+            entry["forces"] += s["forces"]
+            entry["starred"] += s["starred"]
+            entry["sectors"].add(sector)
+    out = []
+    for territory, per in sorted(by_territory.items()):
+        if faction not in per or territory == "Polar Sink":
+            continue
+        t = board.territories[territory]
+        groups = _groups(t.sectors, storm) if len(t.sectors) > 1 else [set(t.sectors)]
+        for g in groups:
+            mine = per[faction]["sectors"] & g
+            if not mine:
+                continue
+            opponents = [f for f, e in per.items()
+                         if f not in (faction, ally) and e["sectors"] & g]
+            if opponents:
+                ecaz = per.get("ecaz", {}) if ally == "ecaz" else {}
+                out.append({"territory": territory, "opponents": opponents,
+                            "forces": per[faction]["forces"], "starred": per[faction]["starred"],
+                            "ecaz_forces": ecaz.get("forces", 0) if ecaz else 0})
+                break
+    return out
+
+
+def dial_for(state: dict, faction: str, opponent: str | None, forces: int, starred: int,
+             want: int | None = None, ecaz_forces: int = 0) -> dict:
+    spice = state["private"][faction]["spice"]
+    bonus = dialing.ecaz_bonus(ecaz_forces) if ecaz_forces and faction != "ecaz" else 0
+    if want is not None:
+        best = dialing.best_dial(faction, opponent, want, forces, starred, spice, bonus=bonus)
+        return {"best": best.mix(), **best.to_dict()}
+    return dialing.dial_cost(faction, opponent, forces, starred, spice, bonus=bonus).mix()
+
+
+def karama_for(state: dict, faction: str) -> dict:
+    f = state["factions"][faction]
+    occupies_shrine = any(
+        tok.get("revealed") == "Shrine" and faction in tok.get("occupants", [])
+        for tok in state["board"]["discovery"].values())
+    return karama.karama_options(
+        faction, state["factions_present"], ally=state["alliances"].get(faction),
+        used_special=f["special_karama_used"], bg_worthless_used=f.get("worthless_karama_used", False),
+        occupies_shrine=occupies_shrine, phase=state["phase"])
+
+
+__all__ = ["battles_for", "dial_for", "karama_for", "RuleViolation"]
