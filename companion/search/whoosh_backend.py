@@ -50,7 +50,7 @@ STOPLIST = frozenset(STOP_WORDS) | QUESTION_WORDS
 ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=50000)
 
 # BM25F: weight of a word occurrence per field, and per-field length normalisation.
-FIELD_BOOSTS = {"title": 3.0, "aliases": 2.5, "source": 1.0, "body": 1.0}
+FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0}
 FIELD_B = {"title": 0.3, "aliases": 0.3, "source": 0.3, "body": 0.75}
 K1 = 1.2
 
@@ -140,7 +140,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "units": ("forces",),
     "tokens": ("forces",),
     "cards": ("card",),
-    "spice blow": ("spice_blow",),
+    "adviser": ("advisor",),
+    "advisers": ("advisors",),
+    "money": ("spice",),
+    "cash": ("spice",),
+    "home": ("reserves",),
+    "send": ("ship",),
+    "stack": ("group",),
+    "stacks": ("groups",),
+    "blow": ("spice blow",),
 }
 SYNONYM_WEIGHT = 0.6
 CORRECTION_WEIGHT = 0.9

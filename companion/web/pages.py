@@ -375,7 +375,8 @@ def board(code):
 
 def template_globals() -> dict:
     """Names every template (and every imported macro) can use."""
-    return {"faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
+    from .board_svg import board_svg
+    return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards()}
 
 
