@@ -50,8 +50,19 @@ STOPLIST = frozenset(STOP_WORDS) | QUESTION_WORDS
 ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=50000)
 
 # BM25F: weight of a word occurrence per field, and per-field length normalisation.
-FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0}
-FIELD_B = {"title": 0.3, "aliases": 0.3, "source": 0.3, "body": 0.75}
+FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0,
+                "tags": float(os.environ.get("TB", 1.0))}
+FIELD_B = {"title": 0.3, "aliases": 0.3, "source": 0.3, "body": 0.75, "tags": 0.3}
+
+# The faction and phase tags of an entry, spelled out as players name them ("tags" field).
+TAG_WORDS = {
+    "atreides": "atreides", "harkonnen": "harkonnen", "fremen": "fremen", "emperor": "emperor",
+    "guild": "spacing guild", "bg": "bene gesserit", "ecaz": "ecaz", "moritani": "moritani",
+    "tleilaxu": "tleilaxu bene tleilax",
+    "storm": "storm", "spice_blow": "spice blow nexus", "charity": "charity choam",
+    "bidding": "bidding", "revival": "revival", "shipment_movement": "shipment movement",
+    "battle": "battle", "collection": "collection", "mentat_pause": "mentat pause",
+}
 K1 = 1.2
 
 # The table's slang. Keys and values are lowercase word sequences; a key found in the query
@@ -102,9 +113,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "harks": ("harkonnen",),
     "emp": ("emperor",),
     "sg": ("spacing guild",),
-    "bt": ("tleilaxu",),
+    "bt": ("tleilaxu", "tleilax"),
     "tleilax": ("tleilaxu",),
-    "tleilaxi": ("tleilaxu",),
+    "tleilaxu": ("tleilax",),
+    "tleilaxi": ("tleilaxu", "tleilax"),
     "face dancer": ("facedancer",),
     "face dancers": ("facedancers",),
     "facedancer": ("face dancer",),
@@ -155,6 +167,7 @@ CORRECTION_WEIGHT = 0.9
 PREFIX_WEIGHT = 0.7
 COORD_SCALE = 0.5  # share of the score that depends on how many query concepts an entry matches
 DISMAX_TIEBREAK = 0.1  # a concept's other matching alternatives add this share of their score
+NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's title or an alias
 
 SCHEMA_VERSION = "1"
 
@@ -199,6 +212,7 @@ def make_schema() -> Schema:
         title=TEXT(analyzer=ANALYZER, phrase=True),
         aliases=TEXT(analyzer=ANALYZER, phrase=True),
         source=TEXT(analyzer=ANALYZER, phrase=False),
+        tags=TEXT(analyzer=ANALYZER, phrase=False),
         body=TEXT(analyzer=ANALYZER, phrase=False),
         factions=KEYWORD(commas=True, lowercase=True),
         phases=KEYWORD(commas=True, lowercase=True),
@@ -223,6 +237,7 @@ def build_index(path: Path, entries: Sequence[Entry]) -> None:
                 title=e.title,
                 aliases=_alias_text(e),
                 source=e.source,
+                tags=" . ".join(TAG_WORDS.get(t, t) for t in (*e.factions, *e.phases)),
                 body=plain_text(e.text),
                 factions=",".join(e.factions),
                 phases=",".join(e.phases),
@@ -571,6 +586,17 @@ class WhooshBackend:
             for w in words(k + " " + " ".join(vs)):
                 vocab[w] += 1
         self.lexicon = Lexicon(known, vocab)
+        # title and aliases as stem sets, found by any of their stems
+        self._names: dict[str, list[tuple[int, frozenset]]] = {}
+        for d, entry_id in enumerate(self._ids):
+            e = self._entries.get(entry_id or "")
+            if e is None:
+                continue
+            for name in (e.title, *e.aliases):
+                st = frozenset(stems(name))
+                if st:
+                    for x in st:
+                        self._names.setdefault(x, []).append((d, st))
 
     def close(self) -> None:
         with self._lock:
@@ -646,6 +672,16 @@ class WhooshBackend:
         if n > 1 and COORD_SCALE:
             for d in totals:
                 totals[d] *= (1 - COORD_SCALE) + COORD_SCALE * matched[d] / n
+        if NAME_BONUS and n:
+            # the query names the entry: all words of its title or of one alias are in the query
+            qstems = analysis.highlight_stems()
+            cover: dict[int, float] = {}
+            for x in qstems:
+                for d, st in self._names.get(x, ()):
+                    if d in totals and st <= qstems:
+                        cover[d] = max(cover.get(d, 0.0), min(1.0, len(st) / n))
+            for d, c in cover.items():
+                totals[d] *= 1 + NAME_BONUS * c
         return totals
 
     def search(self, q: str, limit: int, faction: str | None, phase: str | None,

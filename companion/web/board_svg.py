@@ -62,8 +62,9 @@ def board_svg(view: dict) -> Markup:
             sx, sy = _point(cx, cy, r_out - 38, mid)
             parts.append(f'<text x="{sx:.1f}" y="{sy:.1f}" class="sp" text-anchor="middle" '
                          f'dominant-baseline="middle">◆{info["spice"]}</text>')
+        bx, by = _point(cx, cy, r_out - 62, mid)
         for f, n in sorted(info["forces"].items()):
-            fx, fy = _point(cx, cy, r_out - 60 - row * 16, mid)
+            fx, fy = bx, by + (row - (len(info["forces"]) - 1) / 2) * 13
             parts.append(f'<text x="{fx:.1f}" y="{fy:.1f}" class="fc" fill="{COLOURS.get(f, "#fff")}" '
                          f'text-anchor="middle" dominant-baseline="middle">{SHORT.get(f, escape(f))}{n}</text>')
             row += 1

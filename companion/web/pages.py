@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import qrcode
@@ -81,6 +82,26 @@ def create():
     except EntryError as exc:
         html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
                                error=exc.message, chosen=chosen)
+        return make_response(html, 422)
+    response = redirect(url_for("pages.host", code=created["code"]))
+    return auth.set_seat_cookie(response, created["code"], created["host_token"])
+
+
+@bp.post("/tables/import")
+def import_table():
+    """Restore an exported table (JSON file) as a new table hosted from this browser."""
+    auth.require_csrf()
+    upload = request.files.get("file")
+    try:
+        data = json.loads(upload.read().decode("utf-8")) if upload else None
+        created = tables().import_table(data)
+    except (ValueError, UnicodeDecodeError):
+        created, message = None, "That file is not a table export (JSON)."
+    except EntryError as exc:
+        created, message = None, exc.message
+    if created is None:
+        html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
+                               error=message)
         return make_response(html, 422)
     response = redirect(url_for("pages.host", code=created["code"]))
     return auth.set_seat_cookie(response, created["code"], created["host_token"])
@@ -168,7 +189,7 @@ def view(code):
     if role is None:
         abort(401)
     if role == "board":
-        return no_store(make_response(render_template("partials/board_view.html", code=t.code,
+        return no_store(make_response(render_template("partials/board_status.html", code=t.code,
                                                       s=view_for(t.state, "board"))))
     return render_view(t.code, role)
 
@@ -217,6 +238,8 @@ def act(code):
     role = seat_or_join(code)
     if role is None:
         abort(401)
+    if role == "board":
+        return make_response("The board view can only watch.", 403)
     body = form_entry()
     try:
         tables().submit(t.code, role, body)
@@ -328,6 +351,8 @@ def undo(code):
     role = seat_or_join(code)
     if role is None:
         abort(401)
+    if role == "board":
+        return make_response("The board view can only watch.", 403)
     try:
         tables().undo(t.code, role)
     except (EntryError, Forbidden, Stale) as exc:
