@@ -10,19 +10,20 @@ from conftest import act, bearer, state
 TOTAL_FORCES = 20
 
 
-def refused(client, t, who: str, rule: str | None, needle: str | None = None, status: int = 422, **entry) -> dict:
+def refused(client, t, who: str, rule: str | None, needle: str | None = None, /, *, _status: int = 422,
+            **entry) -> dict:
     """Make an entry that must be refused; check the rule id and a piece of the sentence."""
-    r = act(client, t.code, t.token(who), expect=status, **entry)
+    r = act(client, t.code, t.token(who), expect=_status, **entry)
     err = r.get_json()["error"]
     assert err["message"], err
-    if status == 422:
+    if _status == 422:
         assert err["rule"] == rule, err
     if needle is not None:
         assert needle.lower() in err["message"].lower(), err["message"]
     return err
 
 
-def ok(client, t, who: str = "host", **entry) -> dict:
+def ok(client, t, who: str = "host", /, **entry) -> dict:
     """Make an entry that must be accepted; return the new state as ``who`` sees it."""
     return act(client, t.code, t.token(who), **entry).get_json()
 
@@ -66,7 +67,7 @@ def finish_setup(client, t) -> None:
         ok(client, t, "fremen", type="setup.fremen",
            placements=[{"territory": "Sietch Tabr", "forces": 10}])
     if "bg" in t.seats:
-        ok(client, t, "bg", type="setup.bg", territory="Polar Sink")
+        ok(client, t, "bg", type="setup.bg", faction="bg", territory="Polar Sink")
 
 
 def history(client, t, who: str = "host") -> list[dict]:

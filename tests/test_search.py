@@ -271,10 +271,10 @@ def test_index_rebuilt_when_a_file_changes(corpus, tmp_path):
     # a new file too
     (corpus / "base-spice.md").write_text(
         "---\nid: base-spice\ntitle: Spice\nkind: procedure\nsource: Base\nfactions: []\n"
-        "phases: []\naliases: []\nrelated: []\n---\nSpice is money.\n")
+        "phases: []\naliases: []\nrelated: []\n---\nSpice is the only currency.\n")
     assert first.refresh() is True
     assert first.get("base-spice") is not None
-    assert ids(first.search("money")) == ["base-spice"]
+    assert ids(first.search("currency")) == ["base-spice"]
     # the folder keeps only the current index
     assert len([p for p in index.iterdir() if p.is_dir()]) == 1
     first.close()

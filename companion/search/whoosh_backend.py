@@ -51,7 +51,7 @@ ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=50000)
 
 # BM25F: weight of a word occurrence per field, and per-field length normalisation.
 FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0,
-                "tags": float(os.environ.get("TB", 1.0))}
+                "tags": 1.0}
 FIELD_B = {"title": 0.3, "aliases": 0.3, "source": 0.3, "body": 0.75, "tags": 0.3}
 
 # The faction and phase tags of an entry, spelled out as players name them ("tags" field).

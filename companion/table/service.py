@@ -231,13 +231,14 @@ class TableService:
 
     def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
         try:
-            seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary)
+            ts = time.time()  # one timestamp: the one stored is the one shown before a restart
+            seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary, ts)
         except StaleWrite as exc:  # another process wrote; reload and refuse
             with self._guard:
                 self._tables.pop(t.code, None)
             raise Stale(exc.current) from None
         work["revision"] = seq
-        t.events.append({"seq": seq, "seat": role, "type": type_, "payload": stored, "ts": time.time(),
+        t.events.append({"seq": seq, "seat": role, "type": type_, "payload": stored, "ts": ts,
                          "secret_for": secret_for, "summary": summary})
         t.state = work
         t.changed.notify_all()

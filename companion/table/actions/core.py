@@ -199,6 +199,11 @@ class LeaderEntry(Payload):
     by: FactionId | None = None
     paid: int = Field(default=0, ge=0, le=20)
 
+    @property
+    def parties(self) -> list[str]:
+        """Who may record a capture: the leader's faction or the capturing one."""
+        return [self.faction] + ([self.by] if self.by and self.by != self.faction else [])
+
 
 def find_leader(state: dict, f: str, leader: str) -> dict:
     wanted = leader.strip().lower()
@@ -247,7 +252,8 @@ def _leader_entry(kind: str):
 for _kind, _verb in (("leader.tanks", "goes to the tanks"), ("leader.revive", "is revived"),
                      ("leader.capture", "is captured"), ("leader.return", "returns home"),
                      ("leader.used", "is used this turn")):
-    action(_kind, LeaderEntry, summary=lambda p, v=_verb: f"{name(p.faction)}: {p.leader} {v}")(_leader_entry(_kind))
+    action(_kind, LeaderEntry, faction_field="parties" if _kind == "leader.capture" else "faction",
+           summary=lambda p, v=_verb: f"{name(p.faction)}: {p.leader} {v}")(_leader_entry(_kind))
 
 
 # -- cards -----------------------------------------------------------------------------------
