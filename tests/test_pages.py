@@ -404,3 +404,32 @@ def test_pages_without_a_seat(app, path):
     _, code = host_client(app)
     r = app.test_client().get(path.format(code=code))
     assert r.status_code in (302, 401)
+
+
+def test_two_phones_tapping_the_same_free_seat_at_once_one_wins_and_keeps_it(app):
+    """Both phones saw the seat free; exactly one gets it, and the winner's credential works
+    (the loser must not cancel it)."""
+    import threading as th
+    _, code = host_client(app, factions=("atreides", "fremen"))
+    for _ in range(15):
+        laptop_token = app.extensions["tables"].reissue(code, "fremen")  # free the seat again
+        assert laptop_token
+        phones = [app.test_client() for _ in range(2)]
+        for p in phones:
+            p.get(f"/t/{code}/join")
+        barrier = th.Barrier(2)
+        results = [None, None]
+
+        def tap(i):
+            barrier.wait()
+            results[i] = phones[i].post(f"/t/{code}/join", data={"seat": "fremen", "csrf_token": csrf(phones[i])})
+
+        threads = [th.Thread(target=tap, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        working = [p for p, r in zip(phones, results)
+                   if r.status_code == 302 and p.get(f"/t/{code}/view").status_code == 200]
+        assert len(working) == 1, [r.status_code for r in results]
+        assert sum(r.status_code == 302 for r in results) == 1, [r.status_code for r in results]

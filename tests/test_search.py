@@ -372,3 +372,12 @@ def test_cli_bad_arguments(cli_env, capsys):
     assert cli.main(["storm", "--faction", "sith"]) == 2
     assert cli.main([]) == 2
     assert cli.main(["storm", "--limit", "0"]) == 2
+
+
+def test_unwritable_index_folder_falls_back_to_memory(corpus, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    rs = RuleSearch(blocker / "index", corpus)
+    assert rs.built
+    assert ids(rs.search("kwizatz"))[:1] == ["atreides-kwisatz-haderach"]
+    rs.close()

@@ -5,14 +5,21 @@
     for hit in rs.search("can the kh die", limit=5, faction="atreides"):
         hit.id, hit.title, hit.source, hit.snippet, hit.url, hit.score
     rs.get("atreides-kwisatz-haderach")          # Entry | None
-    rs.suggest("kwizatz hadrach")                # "kwisatz haderach" (did you mean)
+    rs.entries()                                 # every Entry, sorted by id
+    rs.suggest("kwisatz hadrach")                # "kwisatz haderach" (did you mean), or None
 
-The index is rebuilt only when the corpus fingerprint (names + contents of the files, plus
-the backend version) changes: at construction, or when :meth:`RuleSearch.refresh` is
-called. A RuleSearch is safe to share between request threads.
+``Hit.snippet`` is HTML: the entry's text (Markdown stripped) html-escaped, with
+``<mark>…</mark>`` around the matched words. ``search`` raises ValueError for a faction or
+phase id that does not exist (see ``FACTIONS``/``PHASES``).
+
+The index lives in ``index_dir/<fingerprint>/`` and is rebuilt only when the fingerprint
+(sha256 of the corpus files' names and contents, plus the backend's version) changes: checked
+when a RuleSearch is created, or when :meth:`RuleSearch.refresh` is called; never per request.
+Queries run from memory (about 1-2 ms). A RuleSearch is safe to share between threads.
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import asdict, dataclass
@@ -26,8 +33,11 @@ from .corpus import (
     fingerprint,
     load_corpus,
     plain_text,
+    snapshot,
     validate,
 )
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "FACTIONS", "PHASES", "Entry", "Hit", "RuleSearch", "corpus_dir", "default_index_dir",
@@ -80,11 +90,12 @@ class RuleSearch:
 
         return fingerprint(self.corpus, extra=backend_fingerprint())
 
-    def _load(self, fp: str | None = None) -> None:
-        from .whoosh_backend import WhooshBackend
+    def _load(self) -> None:
+        from .whoosh_backend import WhooshBackend, backend_fingerprint
 
-        fp = fp or self._fingerprint()
-        entries = load_corpus(self.corpus)
+        entries, problems, fp = snapshot(self.corpus, extra=backend_fingerprint())
+        for p in problems:
+            log.warning("rules corpus: %s", p)
         backend = WhooshBackend(self.index_dir, fp, entries)
         old = self._backend
         self._entries = {e.id: e for e in entries}
@@ -109,7 +120,7 @@ class RuleSearch:
             return False
         with self._lock:
             if fp != self._backend.fp:
-                self._load(fp)
+                self._load()
                 return True
         return False
 

@@ -141,16 +141,36 @@ def corpus_files(directory: str | os.PathLike) -> list[Path]:
     return sorted(p for p in d.glob("*.md") if p.is_file() and not p.name.startswith((".", "_")))
 
 
-def read_corpus(directory: str | os.PathLike | None = None) -> tuple[list[Entry], list[str]]:
-    """Load every entry; files that cannot be parsed are skipped and reported as problems."""
+def snapshot(directory: str | os.PathLike | None = None,
+             extra: str = "") -> tuple[list[Entry], list[str], str]:
+    """Read the corpus once: (entries, parse problems, fingerprint of exactly those bytes).
+
+    The fingerprint is a sha256 over ``extra`` and every file's name and contents (the same
+    value :func:`fingerprint` gives), so an index built from these entries is labelled with
+    the state it was really built from, even while files are being edited.
+    """
     directory = corpus_dir() if directory is None else Path(directory)
+    h = hashlib.sha256(extra.encode("utf-8"))
     entries: list[Entry] = []
     problems: list[str] = []
     for path in corpus_files(directory):
         try:
-            entries.append(parse_entry(path.read_text(encoding="utf-8"), path.name))
-        except (CorpusError, UnicodeDecodeError, OSError) as exc:
+            data = path.read_bytes()
+        except OSError as exc:  # vanished between listing and reading
             problems.append(f"{path.name}: {exc}")
+            continue
+        h.update(b"\0" + path.name.encode("utf-8") + b"\0")
+        h.update(data)
+        try:
+            entries.append(parse_entry(data.decode("utf-8"), path.name))
+        except (CorpusError, UnicodeDecodeError) as exc:
+            problems.append(f"{path.name}: {exc}")
+    return entries, problems, h.hexdigest()
+
+
+def read_corpus(directory: str | os.PathLike | None = None) -> tuple[list[Entry], list[str]]:
+    """Load every entry; files that cannot be parsed are skipped and reported as problems."""
+    entries, problems, _ = snapshot(directory)
     return entries, problems
 
 
@@ -171,8 +191,12 @@ def fingerprint(directory: str | os.PathLike | None = None, extra: str = "") -> 
     directory = corpus_dir() if directory is None else Path(directory)
     h = hashlib.sha256(extra.encode("utf-8"))
     for path in corpus_files(directory):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
         h.update(b"\0" + path.name.encode("utf-8") + b"\0")
-        h.update(path.read_bytes())
+        h.update(data)
     return h.hexdigest()
 
 

@@ -1,21 +1,28 @@
 """Whoosh behind our search interface. The only module of the app that imports whoosh.
 
 * Index: one Whoosh index per corpus fingerprint, in ``<index_dir>/<fingerprint>/``, built
-  into a temporary folder and renamed into place (atomic; concurrent builders do not clash).
-* Analysis: StemmingAnalyzer (Porter) with English + question stop words.
-* Query: each query word becomes a *concept* (its stem, spelling corrections against the
-  corpus lexicon, slang/synonym expansions, a prefix for the word being typed); a concept is a
-  DisjunctionMax over its alternatives, each alternative an Or over the fields with field
-  boosts (title and aliases above body); the concepts are OR-ed with a coordination bonus.
+  into a temporary folder and renamed into place (atomic; concurrent builders do not clash),
+  then loaded into memory (RamStorage) for querying.
+* Fields: title, aliases, source, tags (faction/phase tags spelled out), body (plain text);
+  StemmingAnalyzer (Porter) with English + question stop words.
+* Query analysis: each query word (or slang phrase) becomes a *concept* with alternatives:
+  its stem; spelling corrections against the corpus vocabulary (symmetric-delete, edit distance
+  1 for words of 4-5 letters, 2 from 6); slang/synonym expansions (SYNONYMS); a prefix for the
+  word being typed.
+* Ranking (see WhooshBackend): Whoosh's BM25F score of each word per field, times field boosts
+  (title and aliases above body); per concept the best alternative; summed; coordination
+  factor; a bonus when the query names an entry's whole title or an alias.
 * Snippets: our own highlighter over the entry's plain text, html-escaped, ``<mark>`` around
   the matched words.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import html
 import itertools
+import logging
 import os
 import re
 import shutil
@@ -34,6 +41,8 @@ from whoosh.scoring import BM25F
 
 from .corpus import Entry, plain_text
 
+log = logging.getLogger(__name__)
+
 # ---------------------------------------------------------------------------------------------
 # analysis
 
@@ -47,7 +56,11 @@ QUESTION_WORDS = frozenset("""
 """.split())
 STOPLIST = frozenset(STOP_WORDS) | QUESTION_WORDS
 
-ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=50000)
+# Index side (schema, snippets): the corpus vocabulary is finite, so an unbounded stem cache
+# (plain dict reads and writes, safe between threads). Query side: no Whoosh cache (its LFU
+# eviction is not thread-safe) but functools.lru_cache around whole query words.
+ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=-1)
+QUERY_ANALYZER = StemmingAnalyzer(stoplist=STOPLIST, minsize=2, cachesize=0)
 
 # BM25F: weight of a word occurrence per field, and per-field length normalisation.
 FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0,
@@ -99,6 +112,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "sardaukars": ("sardaukar",),
     "fedaykins": ("fedaykin",),
     "fedayken": ("fedaykin",),
+    "fedaikin": ("fedaykin",),
     "karma": ("karama",),
     "karamas": ("karama",),
     "tt": ("truthtrance",),
@@ -161,6 +175,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "stack": ("group",),
     "stacks": ("groups",),
     "blow": ("spice blow",),
+    "thru": ("through",),
 }
 SYNONYM_WEIGHT = 0.6
 CORRECTION_WEIGHT = 0.9
@@ -172,8 +187,14 @@ NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's t
 SCHEMA_VERSION = "1"
 
 
+@functools.lru_cache(maxsize=20000)
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in QUERY_ANALYZER(text))
+
+
 def stems(text: str) -> list[str]:
-    return [t.text for t in ANALYZER(text)]
+    """The index terms of ``text`` (lowercased, stop words dropped, Porter-stemmed)."""
+    return list(_stems(text))
 
 
 def stem1(word: str) -> str | None:
@@ -224,10 +245,7 @@ def _alias_text(e: Entry) -> str:
     return " . ".join(e.aliases)
 
 
-def build_index(path: Path, entries: Sequence[Entry]) -> None:
-    """Write a fresh index of ``entries`` into the (new, empty) folder ``path``."""
-    path.mkdir(parents=True, exist_ok=True)
-    ix = windex.create_in(str(path), make_schema())
+def _write(ix, entries: Sequence[Entry]) -> None:
     w = ix.writer(procs=1, limitmb=64)
     try:
         for e in entries:
@@ -248,11 +266,28 @@ def build_index(path: Path, entries: Sequence[Entry]) -> None:
     w.commit(optimize=True)
 
 
+def build_index(path: Path, entries: Sequence[Entry]) -> None:
+    """Write a fresh index of ``entries`` into the (new, empty) folder ``path``."""
+    path.mkdir(parents=True, exist_ok=True)
+    _write(windex.create_in(str(path), make_schema()), entries)
+
+
 def open_or_build(index_dir: Path, fp: str, entries: Sequence[Entry]) -> tuple[object, bool]:
     """Open the index for fingerprint ``fp`` under ``index_dir``, building it if missing.
 
-    Returns (whoosh index, built?). Old indexes of other fingerprints are removed.
+    Returns (whoosh index, built?). Old indexes of other fingerprints are removed. When the
+    folder cannot be written, the index is built in memory (and rebuilt at every start).
     """
+    try:
+        return _open_or_build_on_disk(index_dir, fp, entries)
+    except OSError as exc:
+        log.warning("search index folder %s unusable (%s): index kept in memory", index_dir, exc)
+        ix = RamStorage().create_index(make_schema())
+        _write(ix, entries)
+        return ix, True
+
+
+def _open_or_build_on_disk(index_dir: Path, fp: str, entries: Sequence[Entry]):
     index_dir.mkdir(parents=True, exist_ok=True)
     final = index_dir / fp[:32]
     built = False
@@ -273,9 +308,7 @@ def open_or_build(index_dir: Path, fp: str, entries: Sequence[Entry]) -> tuple[o
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
     for other in index_dir.iterdir():
-        if other == final or not other.is_dir():
-            continue
-        if re.fullmatch(r"[0-9a-f]{32}", other.name):
+        if other != final and other.is_dir() and re.fullmatch(r"[0-9a-f]{32}", other.name):
             shutil.rmtree(other, ignore_errors=True)
     return _open_in_ram(final), built
 
@@ -336,12 +369,14 @@ class Speller:
 
     def __init__(self, vocabulary: Counter):
         self.freq = vocabulary
-        self._index: dict[str, list[str]] = {}
+        index: dict[str, list[str]] = {}
         for w in vocabulary:
             if len(w) < 4 or not w.isalpha():
                 continue
             for d in _deletes(w, max_edits(w) if len(w) > 5 else 1):
-                self._index.setdefault(d, []).append(w)
+                index.setdefault(d, []).append(w)
+        # str -> str (space-separated words): a dict the garbage collector does not track
+        self._index: dict[str, str] = {d: " ".join(ws) for d, ws in index.items()}
 
     def known(self, word: str) -> bool:
         return word in self.freq
@@ -353,9 +388,13 @@ class Speller:
             return []
         cands: set[str] = set()
         for d in _deletes(word, k):
-            cands.update(self._index.get(d, ()))
+            found = self._index.get(d)
+            if found:
+                cands.update(found.split())
         scored = []
         for c in cands:
+            if c == word:
+                continue
             dist = damerau(word, c, k)
             if dist <= min(k, max_edits(c) or 1):
                 scored.append((dist, -self.freq[c], c))
@@ -474,12 +513,13 @@ class Lexicon:
 @dataclass
 class _Doc:
     plain: str
-    tokens: list[tuple[str, int, int]]  # (stem, start, end)
+    tokens: tuple[tuple[str, int, int], ...]  # (stem, start, end)
 
 
 def _analyse_doc(text: str) -> _Doc:
     plain = plain_text(text)
-    toks = [(t.text, t.startchar, t.endchar) for t in ANALYZER(plain, chars=True, positions=True)]
+    toks = tuple((t.text, t.startchar, t.endchar)
+                 for t in ANALYZER(plain, chars=True, positions=True))
     return _Doc(plain, toks)
 
 
@@ -611,6 +651,8 @@ class WhooshBackend:
         got = self._scores.get(key)
         if got is not None:
             return got
+        if stem not in self.lexicon.stems:  # unknown words are not cached (the cache stays
+            return {}  # bounded by the corpus vocabulary)
         with self._lock:
             got = self._scores.get(key)
             if got is None:
@@ -633,6 +675,8 @@ class WhooshBackend:
         key = (fieldname, prefix)
         got = self._prefixes.get(key)
         if got is None:
+            if len(self._prefixes) > 20000:
+                self._prefixes.clear()
             with self._lock:
                 terms = self._searcher.reader().expand_prefix(fieldname, prefix)
                 got = tuple(t.decode("utf-8") if isinstance(t, bytes) else t
@@ -694,9 +738,6 @@ class WhooshBackend:
                       and (not phase or phase in self._tags[d][1])}
         ranked = heapq.nlargest(limit, scores.items(), key=lambda kv: (kv[1], -kv[0]))
         return [(self._ids[d], v) for d, v in ranked if self._ids[d]], analysis
-
-    def highlight_terms(self, analysis: Analysis) -> tuple[set[str], list[str]]:
-        return analysis.highlight_stems(), analysis.prefixes()
 
     def snippet(self, entry_id: str, analysis: Analysis, width: int = 220) -> str:
         doc = self._docs.get(entry_id)

@@ -136,9 +136,10 @@ class TableService:
             self._tables[code] = t
             return t
 
-    def fold(self, code: str, config: dict, events: list[dict]) -> tuple[dict, dict]:
+    def fold(self, code: str, config: dict, events: list[dict], *, strict: bool = False) -> tuple[dict, dict]:
         """Replay entries into a state. Undone entries are skipped. A stored entry that no longer
-        applies (e.g. after a rules fix) is skipped with a warning, never lost."""
+        applies (e.g. after a rules fix) is skipped with a warning, never lost; with ``strict``
+        (importing a file) it is refused instead."""
         undone = {e["payload"]["target"]: e["seq"] for e in events if e["type"] == "undo"}
         state = initial_state(code, config)
         for e in events:
@@ -150,6 +151,9 @@ class TableService:
                 # entries were checked when made; replay trusts the rules they passed
                 at.handler(Ctx(actor=e["seat"], board=self.board, override=True), state, payload)
             except Exception as exc:  # noqa: BLE001 - keep the table alive, report the entry
+                if strict:
+                    raise EntryError(f"Entry {e['seq']} ({e['type']}) does not apply: "
+                                     f"{getattr(exc, 'message', exc)}") from None
                 log.warning("table %s: entry %s (%s) no longer applies: %s", code, e["seq"], e["type"], exc)
         state["revision"] = events[-1]["seq"] if events else 0
         return state, undone
@@ -309,8 +313,10 @@ class TableService:
             if e.get("type") != "undo" and e.get("type") not in self.registry:
                 raise EntryError(f"Entry {e.get('seq')} has an unknown type {e.get('type')!r}.")
         try:
-            self.fold("CHECK", config, events)
-        except Exception as exc:  # noqa: BLE001
+            self.fold("CHECK", config, events, strict=True)
+        except EntryError as exc:
+            raise EntryError(f"The export does not replay: {exc.message}") from None
+        except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
             raise EntryError(f"The export does not replay: {exc}") from None
         code = data.get("table") if isinstance(data.get("table"), str) else None
         if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code):

@@ -125,6 +125,19 @@ class Store:
                              "AND active=1 AND claimed=0", (token_hash(token), code, role))
             return cur.rowcount == 1
 
+    def take_seat(self, code: str, role: str, token: str) -> bool:
+        """A phone takes a free seat with a fresh credential, in one transaction: refused if a
+        phone already holds it; otherwise every earlier credential of the seat is cancelled.
+        (Two phones tapping the same seat at once: one wins, and nobody cancels the winner.)"""
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM seats WHERE table_code=? AND role=? AND active=1 AND claimed=1",
+                          (code, role)).fetchone():
+                return False
+            db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
+            db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,1,?)",
+                       (token_hash(token), code, role, time.time()))
+            return True
+
     def seat_status(self, code: str) -> dict[str, bool]:
         """role -> claimed, for the active credential of each faction seat."""
         rows = self._conn().execute(

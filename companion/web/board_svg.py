@@ -7,7 +7,7 @@ from html import escape
 
 from markupsafe import Markup
 
-COLOURS = {"atreides": "#3d9a4c", "harkonnen": "#9a9a9a", "fremen": "#c9a25b", "emperor": "#c0392b",
+COLOURS = {"atreides": "#3d9a4c", "harkonnen": "#d0d0d0", "fremen": "#c9a25b", "emperor": "#c0392b",
            "guild": "#e67e22", "bg": "#5b7bd5", "ecaz": "#c05fa0", "moritani": "#5a8f8f", "tleilaxu": "#a89f8a"}
 SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "guild": "SG", "bg": "BG",
          "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL"}

@@ -155,9 +155,12 @@ def join_post(code):
                                error=f"{faction_name(choice)} is taken. Ask the host to re-issue it if that "
                                      f"phone is gone.")
         return make_response(html, 409)
-    token = tables().reissue(t.code, choice)  # a fresh credential: any older one is cancelled
-    if not tables().store.claim_seat(t.code, choice, token):
-        abort(409)
+    token = tables().new_token()  # a fresh credential: any older one is cancelled, atomically
+    if not tables().store.take_seat(t.code, choice, token):
+        seats = tables().store.seat_status(t.code)
+        html = render_template("join.html", code=t.code, seats=seats, role=None,
+                               error=f"{faction_name(choice)} was just taken by another phone.")
+        return make_response(html, 409)
     return auth.set_seat_cookie(redirect(url_for("pages.table", code=t.code)), t.code, token)
 
 

@@ -622,7 +622,9 @@ class KaramaSpecial(Payload):
 @action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     present(state, p.faction)
-    if state["factions"][p.faction]["special_karama_used"]:
+    # the Bene Gesserit's Special Karama IS the Worthless-as-Karama play: either one uses it
+    mine = state["factions"][p.faction]
+    if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
     state["factions"][p.faction]["special_karama_used"] = True
 
@@ -632,7 +634,7 @@ def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     if p.faction != "bg":
         raise hard("Only the Bene Gesserit may play a Worthless card as Karama.", "bg-special-karama")
     present(state, "bg")
-    if state["factions"]["bg"]["worthless_karama_used"]:
+    if state["factions"]["bg"]["worthless_karama_used"] or state["factions"]["bg"]["special_karama_used"]:
         raise hard("The Bene Gesserit have already played a Worthless card as Karama this game.", "bg-special-karama")
     state["factions"]["bg"]["worthless_karama_used"] = True
 

@@ -50,6 +50,8 @@ def save_fremen(state: dict, saved: dict) -> None:
     """Wormriders: Fremen forces the storm or a worm would have killed stay where they are and
     are marked as saved; until the Spice Blow & Nexus phase ends the Fremen may send some or
     all of them to a single destination."""
+    if not saved:  # also: no Fremen at the table
+        return
     marks = state["factions"]["fremen"]["saved"]
     for piece, c in saved.items():
         s = state["board"]["forces"].get(piece, {}).get("fremen")
@@ -189,7 +191,7 @@ def preview_blow(board: Board, state: dict, card: str, pile: str, worm_territory
         board, card, d["piles"][pile], state["storm"]["sector"], state["board"]["forces"], state["board"]["spice"],
         fremen, protect_ally, state["alliances"].get("fremen"), state["turn"],
         discovery=state["options"].get("discovery_tokens", True), tokens_placed=placed,
-        first_worm_this_blow=worms_before == 0, fremen_worm_territory=worm_territory if worms_before else None)
+        first_worm_this_blow=worms_before == 0, fremen_worm_territory=worm_territory)
 
 
 @action("spice.blow", SpiceBlow, faction_field=None, summary=lambda p: f"spice blow {p.pile}: {p.card}")
@@ -386,7 +388,8 @@ def collection_apply(ctx: Ctx, state: dict, p: Collect) -> None:
         amount = item["amount"]
         if amount <= 0:
             continue
-        if item.get("territory"):
+        if item.get("source") in ("collection", "orgiz") and item.get("territory"):
+            # spice taken from the board; stronghold, Cistern and Substitute incomes come from the bank
             piece = piece_id(item["territory"], item.get("sector"))
             left = state["board"]["spice"].get(piece, 0)
             amount = min(amount, left)

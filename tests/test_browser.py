@@ -1,0 +1,168 @@
+"""A real headless-Chromium journey (Debian chromium driven by Playwright for Python).
+
+The host creates a table on the start page, the QR code shows, two phones join in separate
+browser contexts with phone-sized viewports, one enters changes, the other sees them without
+reloading, and neither ever shows the other's spice. Screenshots go to /tmp (not committed).
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+             user_agent="Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+                        "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("browser") / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def shows_number(text: str, n: int) -> bool:
+    return re.search(rf"(?<![\d.]){n}(?![\d.])", text) is not None
+
+
+def test_host_creates_two_phones_join_and_stay_in_sync(server, browser):
+    from playwright.sync_api import expect
+
+    # -- the host, on the laptop -----------------------------------------------------------------
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = laptop.new_page()
+    host.goto(server.url + "/")
+    for f in ("atreides", "harkonnen", "fremen"):
+        host.check(f'input[name="factions"][value="{f}"]')
+    host.click("button:has-text('Create table')")
+    host.wait_for_url(re.compile(r"/t/[A-Z0-9]{5}/host$"))
+    code = host.url.rstrip("/").split("/")[-2]
+    qr = host.locator(".qr-code svg")
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box["width"] >= 200 and box["height"] >= 200, box  # large enough to scan across a table
+    join_url = f"{server.url}/t/{code}/join"
+    expect(host.locator(".qr + .url, #join-qr .url")).to_have_text(join_url)
+    # the address sits beneath the code
+    url_box = host.locator("#join-qr .url").bounding_box()
+    assert url_box["y"] >= box["y"] + box["height"] - 1
+    host.screenshot(path=str(SHOTS / "dune-host.png"), full_page=True)
+
+    host_token = next(c["value"] for c in laptop.cookies() if c["name"] == f"seat_{code}")
+    for f, n in (("atreides", 47), ("harkonnen", 53)):
+        rev = server.request("GET", f"/api/tables/{code}/state", token=host_token)[1]["revision"]
+        status, _ = server.request("POST", f"/api/tables/{code}/actions",
+                                   {"type": "spice.set", "faction": f, "amount": n, "revision": rev}, host_token)
+        assert status == 200
+
+    # -- two phones join ---------------------------------------------------------------------------
+    phones = {}
+    for f, label in (("atreides", "Atreides"), ("harkonnen", "Harkonnen")):
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        page.goto(join_url)
+        page.tap(f'button[name="seat"][value="{f}"]')
+        page.wait_for_url(re.compile(rf"/t/{code}$"))
+        expect(page.locator("#my-panel h2")).to_contain_text(label)
+        phones[f] = page
+        cookie = next(c for c in ctx.cookies() if c["name"] == f"seat_{code}")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]
+    a, b = phones["atreides"], phones["harkonnen"]
+    expect(a.locator("#my-spice")).to_have_text("47")
+    expect(b.locator("#my-spice")).to_have_text("53")
+    # the live stream is open on both
+    for page in (a, b):
+        page.wait_for_function("() => !document.body.classList.contains('offline')")
+    b.evaluate("window.__noReload = 'still here'")
+    rev_b = b.locator("nav.bottom .rev")
+    expect(rev_b).to_have_text("rev 2")
+
+    # -- phone A taps +1 on its spice: A updates, B sees the new revision without a reload -----------
+    t0 = time.monotonic()
+    a.locator("#my-panel button[aria-label='add 1 spice']").tap()
+    expect(a.locator("#my-spice")).to_have_text("48")
+    expect(rev_b).to_have_text("rev 3", timeout=5000)
+    seen_spice = time.monotonic() - t0
+
+    # -- phone A sets the storm through the Storm form; B's storm sector follows -------------------
+    a.locator("summary", has_text="Storm sector").tap()
+    storm_form = a.locator("form:has(input[name='type'][value='storm.set'])")
+    storm_form.locator("input[name='sector']").fill("7")
+    t0 = time.monotonic()
+    storm_form.locator("button[type='submit']").tap()
+    expect(a.locator(".status .storm .sector")).to_have_text("7")
+    expect(b.locator(".status .storm .sector")).to_have_text("7", timeout=5000)
+    seen_storm = time.monotonic() - t0
+    expect(rev_b).to_have_text("rev 4")
+    assert b.evaluate("window.__noReload") == "still here"  # no reload happened on B
+    print(f"\nphone B saw the spice change after {seen_spice * 1000:.0f} ms, the storm after "
+          f"{seen_storm * 1000:.0f} ms")
+
+    # -- neither phone shows the other's spice ---------------------------------------------------------
+    for page, mine, others in ((a, 48, (53,)), (b, 53, (47, 48))):
+        text = page.inner_text("body")
+        html = page.content()
+        assert shows_number(text, mine)
+        for n in others:
+            assert not shows_number(text, n), (n, text)
+            assert not shows_number(html, n), n
+    # the host's laptop sees both
+    host.goto(f"{server.url}/t/{code}")
+    host_text = host.inner_text("body")
+    assert shows_number(host_text, 48) and shows_number(host_text, 53)
+
+    # -- screenshots, for a person to look at ----------------------------------------------------------
+    for f, page in phones.items():
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / f"dune-phone-{f}.png"))
+        page.screenshot(path=str(SHOTS / f"dune-phone-{f}-full.png"), full_page=True)
+        # nothing on a phone page is wider than the phone
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{f}: the page is {overflow}px wider than the phone"
+    for page in (a, b, host):
+        page.context.close()
+
+
+def test_phone_reload_keeps_its_seat_and_a_second_phone_cannot_take_it(server, browser):
+    status, t = server.request("POST", "/api/tables", {"factions": ["fremen", "bg"]})
+    code = t["table"]
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(t["join_url"])
+    page.tap('button[name="seat"][value="bg"]')
+    page.wait_for_url(re.compile(rf"/t/{code}$"))
+    page.reload()
+    assert page.url.endswith(f"/t/{code}")
+    assert "Bene Gesserit" in page.inner_text("#my-panel h2")
+
+    other = browser.new_context(**PHONE)
+    p2 = other.new_page()
+    p2.goto(t["join_url"])
+    assert p2.locator('button[name="seat"][value="bg"]').is_disabled()
+    assert p2.locator('button[name="seat"][value="fremen"]').is_enabled()
+    ctx.close()
+    other.close()
