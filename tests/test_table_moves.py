@@ -226,10 +226,7 @@ def test_override_is_accepted_logged_and_visible_to_everyone(client, t):
      "costs 12 spice but Atreides has only 10"),
     ({"type": "move", "faction": "emperor", "from": "Old Gap", "from_sector": 8, "to": "Arrakeen", "forces": 1},
      None, "Emperor has only 0 forces in Old Gap"),
-    pytest.param({"type": "ship", "faction": "atreides", "to": "Nowhere", "forces": 1}, "base-board",
-                 "no territory called", marks=pytest.mark.xfail(
-                     strict=True, reason="rules/board.py resolve() raises an overridable RuleViolation for an "
-                                         "unknown territory; design.md says it must be hard")),
+    ({"type": "ship", "faction": "atreides", "to": "Nowhere", "forces": 1}, "base-board", "no territory called"),
 ])
 def test_hard_errors_cannot_be_overridden(client, t, entry, rule, needle):
     err = refused(client, t, entry["faction"], rule, needle, override=True, reason="we insist", **entry)

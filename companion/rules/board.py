@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from .errors import RuleViolation
+from .errors import hard
 
 POLAR_SINK = "Polar Sink"
 SECTORS = 18
@@ -115,11 +115,11 @@ class Board:
 
         Raises RuleViolation (rule "board-territories") for an unknown name."""
         if not isinstance(name, str) or not name.strip():
-            raise RuleViolation("A territory name is required.", "base-board")
+            raise hard("A territory name is required.", "base-board")
         key = name.strip().lower()
         canonical = self._lookup.get(key) or self._lookup.get(slugify(key))
         if canonical is None:
-            raise RuleViolation(f"There is no territory called {name!r} on the board.", "base-board")
+            raise hard(f"There is no territory called {name!r} on the board.", "base-board")
         return canonical
 
     def territory(self, name: str) -> Territory:
@@ -134,12 +134,12 @@ class Board:
             if len(t.sectors) == 1:
                 return t.sectors[0]
             spans = ", ".join(str(s) for s in t.sectors)
-            raise RuleViolation(
+            raise hard(
                 f"{t.name} spans sectors {spans}: say which sector.", "base-board"
             )
         if sector not in t.sectors:
             spans = ", ".join(str(s) for s in t.sectors)
-            raise RuleViolation(
+            raise hard(
                 f"{t.name} has no part in sector {sector}; it spans sectors {spans}.", "base-board"
             )
         return sector

@@ -118,13 +118,6 @@ class Store:
             db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,?,?)",
                        (token_hash(token), code, role, 1 if claimed else 0, time.time()))
 
-    def claim_seat(self, code: str, role: str, token: str) -> bool:
-        """Mark the seat's free credential as claimed by a phone (atomic: one phone wins)."""
-        with self._tx() as db:
-            cur = db.execute("UPDATE seats SET claimed=1 WHERE token_hash=? AND table_code=? AND role=? "
-                             "AND active=1 AND claimed=0", (token_hash(token), code, role))
-            return cur.rowcount == 1
-
     def take_seat(self, code: str, role: str, token: str) -> bool:
         """A phone takes a free seat with a fresh credential, in one transaction: refused if a
         phone already holds it; otherwise every earlier credential of the seat is cancelled.

@@ -295,7 +295,11 @@ def charity_claim(ctx: Ctx, state: dict, p: Charity) -> None:
         raise hard(f"{name(f)} has already claimed charity this turn.", "base-charity")
     amount = economy.charity(state["turn"], f, state["private"][f]["spice"])
     if amount <= 0:
-        raise hard(f"{name(f)} gets no charity with {state['private'][f]['spice']} spice.", economy.charity_rule(f))
+        if f == "bg" and state["turn"] == 1:
+            raise hard("The Bene Gesserit take no charity on turn 1 under KISS; from turn 2 they always get 2.",
+                       "bg-charity")
+        raise hard(f"{name(f)} gets no charity with {state['private'][f]['spice']} spice: only factions "
+                   f"with 0 or 1 spice may claim it.", economy.charity_rule(f))
     add_spice(state, f, amount)
     claimed[key] = amount
 

@@ -1,0 +1,400 @@
+"""Two full turns of a six-faction KISS table, played along on phones in headless Chromium, and the
+board screen for the big display (issues 3 and 4).
+
+The laptop creates the table on the start page (it holds the host cookie); three phones (Fremen,
+Atreides, Bene Gesserit) join through the join page and drive every step by tapping the real buttons
+and forms: setup, the turn-1 storm dials, the storm and spice-blow previews, charity, a purchase, a
+revival, a refused shipment and its override, a two-tap move from the reach list, collection, the
+Mentat Pause and turn 2 with the Fremen storm card recorded privately and revealed. The host token is
+used through the JSON API only for one setup shortcut (a stack the storm will hit). Nothing is computed
+by the test: it checks the numbers the phones show. Screenshots go to $BROWSER_SHOTS (default /tmp).
+
+Chromium is launched as in test_browser.py: Debian's /usr/bin/chromium through Playwright for Python,
+never a downloaded browser.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import SIX, LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+             user_agent="Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+                        "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+BOARD_SCREEN = dict(viewport={"width": 1280, "height": 800})
+SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
+NAMES = {"atreides": "Atreides", "harkonnen": "Harkonnen", "fremen": "Fremen", "emperor": "Emperor",
+         "guild": "Spacing Guild", "bg": "Bene Gesserit"}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("browser-turns") / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+class Table:
+    """The live table as the test reaches it: the API (host token, setup shortcuts only) and the pages."""
+
+    def __init__(self, server: LiveServer, code: str, host_token: str):
+        self.server, self.code, self.host = server, code, host_token
+        self.phones: dict = {}
+
+    def state(self) -> dict:
+        status, body = self.server.request("GET", f"/api/tables/{self.code}/state", token=self.host)
+        assert status == 200, body
+        return body
+
+    def act(self, **entry) -> dict:
+        """An entry through the JSON API with the host token (conftest's ``act``, over HTTP)."""
+        entry.setdefault("revision", self.state()["revision"])
+        status, body = self.server.request("POST", f"/api/tables/{self.code}/actions", entry, self.host)
+        assert status == 200, body
+        return body
+
+    def settle(self, *pages) -> int:
+        """Wait until every phone (all of them by default) shows the table's latest revision, so a
+        tap never lands on a form the live update is about to replace."""
+        from playwright.sync_api import expect
+        rev = self.state()["revision"]
+        for page in pages or self.phones.values():
+            expect(page.locator("nav.bottom .rev")).to_have_text(f"rev {rev}")
+        return rev
+
+
+def join(browser, url: str, seat: str, context_options: dict = PHONE):
+    """A new browser context that opens the join page and takes a seat (taps it on a phone)."""
+    page = browser.new_context(**context_options).new_page()
+    page.goto(url)
+    button = page.locator(f'button[name="seat"][value="{seat}"]')
+    button.tap() if context_options.get("has_touch") else button.click()
+    return page
+
+
+def tap(page, selector_or_locator, **kw):
+    loc = page.locator(selector_or_locator, **kw) if isinstance(selector_or_locator, str) else selector_or_locator
+    loc.tap()
+
+
+def entry_form(page, entry_type: str):
+    return page.locator(f"form:has(input[name='type'][value='{entry_type}'])")
+
+
+def shot(page, name: str, full: bool = False) -> None:
+    page.screenshot(path=str(SHOTS / f"dune-turns-{name}.png"), full_page=full)
+
+
+def phase_line(page):
+    return page.locator("#view .status .turn")
+
+
+# -- the journey ----------------------------------------------------------------------------------
+
+def test_two_full_turns_on_phones(server, browser):
+    from playwright.sync_api import expect
+    expect.set_options(timeout=8000)
+    t_start = time.monotonic()
+
+    # -- the laptop creates the table on the start page ------------------------------------------------
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = laptop.new_page()
+    host.goto(server.url + "/")
+    for f in SIX:
+        host.check(f'input[name="factions"][value="{f}"]')
+    host.click("button:has-text('Create table')")
+    host.wait_for_url(re.compile(r"/t/[A-Z0-9]{5}/host$"))
+    code = host.url.rstrip("/").split("/")[-2]
+    host_token = next(c["value"] for c in laptop.cookies() if c["name"] == f"seat_{code}")
+    table = Table(server, code, host_token)
+    join_url = f"{server.url}/t/{code}/join"
+
+    # -- three phones join through the join page --------------------------------------------------------
+    for f in ("fremen", "atreides", "bg"):
+        page = join(browser, join_url, f)
+        page.wait_for_url(re.compile(rf"/t/{code}$"))
+        expect(page.locator("#my-panel h2")).to_contain_text(NAMES[f])
+        page.wait_for_function("() => !document.body.classList.contains('offline')")
+        page.evaluate("window.__noReload = 'still here'")
+        table.phones[f] = page
+    fremen, atreides, bg = (table.phones[f] for f in ("fremen", "atreides", "bg"))
+    # the laptop plays along as host, on the table page (every faction's spice in one table)
+    host.goto(f"{server.url}/t/{code}")
+    host.wait_for_function("() => !document.body.classList.contains('offline')")
+    table.phones["host"] = host
+    host_row = lambda f: host.locator(f"#view table.grid tr.f-{f}")  # noqa: E731
+
+    # -- setup: the Fremen split their 10 forces, then the Bene Gesserit place theirs -----------------------
+    for page in (fremen, atreides, bg):
+        expect(page.locator(".setup p", has_text="Waiting for").locator(".chip")).to_have_text(
+            ["Fremen", "Bene Gesserit"])
+    expect(atreides.locator(".setup form")).to_have_count(0)     # not Atreides' choice
+    expect(bg.locator(".setup form")).to_have_count(0)           # Bene Gesserit place after the Fremen
+    split = entry_form(fremen, "setup.fremen")
+    split.locator("input[name='placements-0-forces']").fill("6")  # Sietch Tabr
+    split.locator("input[name='placements-1-forces']").fill("4")  # False Wall South
+    split.locator("input[name='placements-1-sector']").fill("4")
+    tap(fremen, split.locator("button[type='submit']"))
+    expect(fremen.locator("#my-panel .stack[data-territory='Sietch Tabr']")).to_contain_text("6")
+    expect(fremen.locator("#my-panel .stack[data-territory='False Wall South']")).to_contain_text("4")
+    place = entry_form(bg, "setup.bg")
+    expect(place).to_be_visible()                                 # BG's phone updated on its own
+    place.locator("input[name='territory']").fill("Polar Sink")
+    tap(bg, place.locator("button[type='submit']"))
+    for page in (fremen, atreides, bg):
+        expect(page.locator(".setup")).to_have_count(0)
+    # setup shortcut (host token, API): two Atreides forces out in The Minor Erg, where the storm will pass
+    table.act(type="forces.place", faction="atreides", territory="The Minor Erg", sector=5, forces=2,
+              **{"from": "reserves"})
+
+    # -- turn 1, Storm: the two dialers shown on the page dial on their own phones ------------------------
+    table.settle()
+    for page in (fremen, atreides, bg):
+        expect(phase_line(page)).to_have_text("Turn 1/10 · Storm")
+        expect(page.locator(".status .storm .sector")).to_have_text("18")
+    dialling = fremen.locator(".phase-box p", has_text="Dialling")
+    expect(dialling).to_contain_text("Atreides")
+    expect(dialling).to_contain_text("Bene Gesserit")
+    expect(entry_form(fremen, "storm.dial")).to_have_count(0)      # the Fremen do not dial on turn 1
+    for page, dial in ((atreides, "4"), (bg, "3")):
+        form = entry_form(page, "storm.dial")
+        form.locator("input[name='dial']").fill(dial)
+        tap(page, form.locator("button", has_text="Enter my dial"))
+        expect(page.locator("#refusal")).to_have_count(0)
+    expect(fremen.locator(".phase-box p", has_text="Dialling")).to_contain_text("Atreides ✓")
+    # the preview is on another phone before anyone applies it
+    preview = fremen.locator("#storm-preview")
+    expect(preview).to_contain_text("moves 7 sectors, 18 → 7")
+    expect(preview).to_contain_text("The Minor Erg@5: Atreides −2")
+    expect(atreides.locator("#storm-preview")).to_contain_text("Atreides −2")
+    expect(fremen.locator(".status .storm .sector")).to_have_text("18")   # nothing applied yet
+    shot(fremen, "storm-preview")
+    table.settle()
+    tap(fremen, fremen.locator("button", has_text="Apply storm: move 7"))
+    for page in (fremen, atreides, bg):
+        expect(page.locator(".status .storm .sector")).to_have_text("7")
+    expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("2")
+    expect(atreides.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_have_count(0)
+
+    def next_phase(page, name: str, turn: int = 1):
+        table.settle()
+        tap(page, page.locator("button", has_text="Next phase"))
+        for p in (fremen, atreides, bg):
+            expect(phase_line(p)).to_have_text(f"Turn {turn}/10 · {name}")
+
+    # -- Spice Blow & Nexus: a card on each pile, each previewed first --------------------------------------
+    next_phase(atreides, "Spice Blow & Nexus")
+    blow = entry_form(bg, "spice.blow")
+    expect(bg.locator(".phase-box")).to_contain_text("Deck: 20 cards left")
+    blow.locator("select[name='card']").select_option("Old Gap")
+    expect(blow.locator(".blow-preview")).to_contain_text("6 spice in Old Gap")
+    expect(blow.locator(".blow-preview")).to_contain_text("smuggler token goes to False Wall West")
+    shot(bg, "blow-preview")
+    tap(bg, blow.locator("button", has_text="Apply this card"))
+    expect(fremen.locator("#board tr", has_text="Old Gap")).to_contain_text("6")
+    table.settle()
+    blow = entry_form(bg, "spice.blow")
+    blow.locator("select[name='card']").select_option("Broken Land")
+    blow.locator("select[name='pile']").select_option("B")
+    expect(blow.locator(".blow-preview")).to_contain_text("8 spice in Broken Land")
+    tap(bg, blow.locator("button", has_text="Apply this card"))
+    expect(atreides.locator("#board tr", has_text="Broken Land")).to_contain_text("8")
+    expect(atreides.locator(".phase-box")).to_contain_text("Deck: 18 cards left")
+
+    # -- CHOAM Charity: the Fremen pay down to 1 spice on their stepper, then claim ---------------------------
+    next_phase(fremen, "CHOAM Charity")
+    expect(fremen.locator("#my-spice")).to_have_text("3")
+    expect(fremen.locator(".phase-box")).to_contain_text("No charity for you this turn.")
+    expect(bg.locator(".phase-box")).to_contain_text("No charity for you this turn.")  # not on turn 1 (KISS)
+    for left in ("2", "1"):
+        tap(fremen, fremen.locator("#my-panel button[aria-label='pay 1 spice']"))
+        expect(fremen.locator("#my-spice")).to_have_text(left)
+    claim = fremen.locator(".phase-box button", has_text="Claim 1 spice")
+    tap(fremen, claim)
+    expect(fremen.locator("#my-spice")).to_have_text("2")
+    expect(fremen.locator(".phase-box button", has_text="Claim")).to_have_count(0)
+
+    # -- Bidding: Atreides buy a card for 2, paid to the Emperor ----------------------------------------------
+    next_phase(atreides, "Bidding")
+    expect(atreides.locator("#my-panel .stat", has_text="Cards")).to_contain_text("1/4")   # dealt at setup
+    buy = entry_form(atreides, "bid.buy")
+    buy.locator("input[name='price']").fill("2")
+    tap(atreides, buy.locator("button", has_text="Bought a card"))
+    expect(atreides.locator("#my-spice")).to_have_text("8")
+    expect(atreides.locator("#my-panel .stat", has_text="Cards")).to_contain_text("2/4")
+    expect(host_row("emperor").locator("td").nth(1)).to_have_text("12")   # the laptop, live
+    expect(host_row("atreides").locator("td").nth(1)).to_have_text("8")
+
+    # -- Revival: Atreides bring back the two the storm killed, free ------------------------------------------
+    next_phase(bg, "Revival")
+    revive = entry_form(atreides, "revive")
+    revive.locator("input[name='forces']").fill("2")
+    tap(atreides, revive.locator("button", has_text="Revive"))
+    expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("0")
+    expect(atreides.locator("#my-panel .stat", has_text="Reserves")).to_contain_text("10")
+    expect(atreides.locator("#my-spice")).to_have_text("8")
+
+    # -- Shipment & Movement: a shipment into the storm is refused with its rule, then overridden -------------
+    next_phase(atreides, "Shipment & Movement")
+    ship = entry_form(bg, "ship")
+    expect(ship).to_be_visible()
+    ship.locator("input[name='to']").fill("The Minor Erg")
+    ship.locator("input[name='sector']").fill("7")
+    ship.locator("input[name='forces']").fill("1")
+    tap(bg, ship.locator("button", has_text="Ship"))
+    refusal = bg.locator("#refusal")
+    expect(refusal).to_contain_text("The storm is over sector 7")
+    rule_link = refusal.locator("a.rule-link")
+    expect(rule_link).to_have_attribute("href", re.compile(r"^/rules/[a-z0-9-]+\?table=" + code))
+    refusal_text = refusal.locator("p").first.inner_text()
+    shot(bg, "refusal", full=False)
+    tap(bg, refusal.locator("button", has_text="Override"))
+    expect(bg.locator("#refusal")).to_have_count(0)
+    expect(bg.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_contain_text("1")
+    expect(bg.locator("#my-spice")).to_have_text("3")
+    expect(fremen.locator("#board tr", has_text="The Minor Erg")).to_contain_text("Bene Gesserit 1")
+
+    # two taps: "Where?" on the Arrakeen stack, then "Move → Old Gap" from the reach list
+    table.settle()
+    tap(atreides, atreides.locator("#my-panel .stack[data-territory='Arrakeen'] button", has_text="Where?"))
+    dest = atreides.locator("#reach li.reachable[data-territory='Old Gap']")
+    expect(dest).to_be_visible()
+    if dest.locator("select[name='to_sector']").count():
+        dest.locator("select[name='to_sector']").select_option("9")
+    dest.locator("input[name='forces']").fill("2")
+    shot(atreides, "reach")
+    tap(atreides, dest.locator("button", has_text="Move → Old Gap"))
+    expect(atreides.locator("#my-panel .stack[data-territory='Old Gap']")).to_contain_text("2")
+    expect(atreides.locator("#my-panel .stack[data-territory='Arrakeen']")).to_contain_text("8")
+    expect(bg.locator("#board tr", has_text="Old Gap")).to_contain_text("Atreides 2")
+
+    next_phase(fremen, "Battle")
+
+    # -- Spice Collection: previewed on every phone, applied with one tap ---------------------------------------
+    next_phase(fremen, "Spice Collection")
+    for page in (fremen, atreides, bg):
+        expect(page.locator(".phase-box li", has_text="Atreides")).to_contain_text("+6")
+    shot(fremen, "collection-preview")
+    expect(atreides.locator("#my-spice")).to_have_text("8")
+    tap(bg, bg.locator("button", has_text="Apply collection"))
+    expect(atreides.locator("#my-spice")).to_have_text("14")
+
+    # -- Mentat Pause; the Fremen draw next turn's storm card, privately ------------------------------------------
+    next_phase(atreides, "Mentat Pause")
+    expect(fremen.locator(".phase-box")).to_contain_text("No winner yet")
+    table.settle()
+    fremen.locator("#my-panel details.secrets summary").tap()
+    card = entry_form(fremen, "storm.card")
+    card.locator("select[name='card']").select_option("3")
+    tap(fremen, card.locator("button", has_text="Record"))
+    expect(fremen.locator("#my-panel .secrets")).to_contain_text("Storm card for next turn: 3")
+    table.settle()
+    for page in (atreides, bg):
+        assert "Storm card for next turn" not in page.content()
+
+    # -- turn 2: the Fremen reveal the card; the storm kills the Atreides in Old Gap -----------------------------
+    next_phase(fremen, "Storm", turn=2)
+    expect(entry_form(atreides, "storm.dial")).to_have_count(0)
+    expect(atreides.locator("button", has_text="Reveal the Fremen storm card")).to_have_count(0)
+    tap(fremen, fremen.locator("button", has_text="Reveal the Fremen storm card"))
+    preview = atreides.locator("#storm-preview")
+    expect(preview).to_contain_text("moves 3 sectors, 7 → 10")
+    expect(preview).to_contain_text("Old Gap@9: Atreides −2")
+    table.settle()
+    tap(atreides, atreides.locator("button", has_text="Apply storm: move 3"))
+    for page in (fremen, atreides, bg):
+        expect(page.locator(".status .storm .sector")).to_have_text("10")
+    expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("2")
+    expect(fremen.locator("#my-panel .secrets")).to_contain_text("Storm card for next turn: —")
+
+    # a worm on pile B eats the Broken Land spice (previewed), then a territory card
+    next_phase(bg, "Spice Blow & Nexus", turn=2)
+    blow = entry_form(bg, "spice.blow")
+    blow.locator("select[name='pile']").select_option("B")
+    blow.locator("select[name='card']").select_option("Shai-Hulud")
+    expect(blow.locator(".blow-preview")).to_contain_text("Shai-Hulud devours in Broken Land")
+    expect(blow.locator(".blow-preview")).to_contain_text("−8 spice")
+    tap(bg, blow.locator("button", has_text="Apply this card"))
+    expect(fremen.locator("#board tr", has_text="Broken Land")).to_have_count(0)
+    expect(fremen.locator(".banner", has_text="Nexus")).to_be_visible()
+    table.settle()
+    blow = entry_form(bg, "spice.blow")
+    blow.locator("select[name='pile']").select_option("B")
+    blow.locator("select[name='card']").select_option("The Great Flat")
+    expect(blow.locator(".blow-preview")).to_contain_text("10 spice in The Great Flat")
+    tap(bg, blow.locator("button", has_text="Apply this card"))
+    expect(atreides.locator("#board tr", has_text="The Great Flat")).to_contain_text("10")
+
+    next_phase(atreides, "CHOAM Charity", turn=2)
+    expect(fremen.locator(".phase-box")).to_contain_text("No charity for you this turn.")   # 2 spice
+    expect(bg.locator("#my-spice")).to_have_text("3")
+    tap(bg, bg.locator(".phase-box button", has_text="Claim 2 spice"))                    # from turn 2
+    expect(bg.locator("#my-spice")).to_have_text("5")
+
+    next_phase(bg, "Bidding", turn=2)
+    next_phase(bg, "Revival", turn=2)
+    revive = entry_form(atreides, "revive")
+    revive.locator("input[name='forces']").fill("2")
+    tap(atreides, revive.locator("button", has_text="Revive"))
+    expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("0")
+    expect(atreides.locator("#my-spice")).to_have_text("14")
+
+    next_phase(fremen, "Shipment & Movement", turn=2)
+    next_phase(fremen, "Battle", turn=2)
+    next_phase(fremen, "Spice Collection", turn=2)
+    next_phase(fremen, "Mentat Pause", turn=2)
+    expect(bg.locator(".phase-box")).to_contain_text("No winner yet")
+    next_phase(atreides, "Storm", turn=3)
+
+    # -- the history tells what happened, and no phone ever reloaded ------------------------------------------------
+    for page in (fremen, atreides, bg):
+        assert page.evaluate("window.__noReload") == "still here"
+    history = fremen.context.new_page()
+    history.goto(f"{server.url}/t/{code}/history")
+    entries = history.locator("ol.history")
+    for text in ("Fremen place their 10 starting forces", "Atreides dials the storm", "storm moves 7 sectors",
+                 "spice blow A: Old Gap", "Fremen claims CHOAM charity", "Atreides buys a card for 2",
+                 "Atreides revives 2 forces", "Bene Gesserit ships 1 force to The Minor Erg",
+                 "spice collected", "Fremen draw next turn's storm card", "Fremen reveal the storm card",
+                 "storm moves 3 sectors", "spice blow B: Shai-Hulud"):
+        expect(entries).to_contain_text(text)
+    expect(entries.locator("li.override")).to_contain_text("ships 1 force to The Minor Erg")
+    history_text = entries.inner_text()
+    assert not re.search(r"dials? (the storm )?\d", history_text)   # the dials stayed secret
+    history.close()
+
+    elapsed = time.monotonic() - t_start
+    print(f"\ntwo full turns on three phones in {elapsed:.1f} s; refusal shown: {refusal_text!r}")
+    for f, page in table.phones.items():
+        if f != "host":
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, f"phone-{f}")
+            shot(page, f"phone-{f}-full", full=True)
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 1, f"{f}: the page is {overflow}px wider than the phone"
+    for page in list(table.phones.values()):
+        page.context.close()
