@@ -35,22 +35,11 @@ from functools import lru_cache
 from importlib import resources
 
 from .errors import hard
-from .factions import FACTION_IDS
+from .factions import FACTION_IDS, FACTION_NAMES
 
 RULE = "kiss-simple-dialing"
 
 FACTIONS: tuple[str, ...] = FACTION_IDS  # the nine ids, in the design doc's order
-FACTION_NAMES: dict[str, str] = {
-    "atreides": "Atreides",
-    "harkonnen": "Harkonnen",
-    "fremen": "Fremen",
-    "emperor": "Emperor",
-    "guild": "Spacing Guild",
-    "bg": "Bene Gesserit",
-    "ecaz": "Ecaz",
-    "moritani": "Moritani",
-    "tleilaxu": "Tleilaxu",
-}
 _ALIASES: dict[str, str] = {
     "bene gesserit": "bg",
     "bene-gesserit": "bg",

@@ -16,6 +16,9 @@ def load_factions() -> dict:
     return json.loads(text)
 
 
+FACTION_NAMES: dict[str, str] = {f: load_factions()["factions"][f]["name"] for f in FACTION_IDS}
+
+
 def faction(fid: str) -> dict:
     data = load_factions()["factions"]
     if fid not in data:

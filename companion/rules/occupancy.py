@@ -27,19 +27,9 @@ from typing import Iterable
 
 from .board import POLAR_SINK, Board, slugify
 from .errors import RuleViolation, hard
+from .factions import FACTION_NAMES
 from .position import Position
 
-FACTION_NAMES = {
-    "atreides": "Atreides",
-    "harkonnen": "Harkonnen",
-    "fremen": "Fremen",
-    "emperor": "Emperor",
-    "guild": "Spacing Guild",
-    "bg": "Bene Gesserit",
-    "ecaz": "Ecaz",
-    "moritani": "Moritani",
-    "tleilaxu": "Tleilaxu",
-}
 
 # rule ids (rules corpus)
 R_STORM = "base-storm-movement"

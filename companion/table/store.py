@@ -86,12 +86,7 @@ class Store:
     # -- tables and seats ----------------------------------------------------------------------
     def create_table(self, code: str, config: dict, seats: dict[str, str]) -> None:
         """``seats`` maps role -> token (the host token included)."""
-        now = time.time()
-        with self._tx() as db:
-            db.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", (code, now, json.dumps(config)))
-            for role, token in seats.items():
-                db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
-                           "VALUES (?,?,?,1,?,?)", (token_hash(token), code, role, 1 if role == "host" else 0, now))
+        self.import_table(code, config, seats, [])
 
     def table_exists(self, code: str) -> bool:
         return self._conn().execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone() is not None
@@ -161,6 +156,7 @@ class Store:
                  "ts": r["ts"], "secret_for": r["secret_for"], "summary": r["summary"]} for r in rows]
 
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
+        """A table with its credentials and (when restoring an export) its entries, in one transaction."""
         now = time.time()
         with self._tx() as db:
             db.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", (code, now, json.dumps(config)))

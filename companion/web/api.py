@@ -46,6 +46,18 @@ def authenticated(code: str) -> str:
     return role
 
 
+def asking_faction(code: str):
+    """(table, faction) for a seat's own questions; the host names the faction with ?faction=F."""
+    role = authenticated(code)
+    t = tables().table(code)
+    faction = request.args.get("faction") or role
+    if faction not in t.state["factions_present"]:
+        abort(error(422, "Say which faction is asking: ?faction=F (a faction at this table)."))
+    if role not in ("host", faction):
+        abort(error(403, "A seat can only ask about its own faction."))
+    return t, faction
+
+
 def run_entry(code: str, role: str, fn):
     """Run a write and map its outcome onto HTTP: 200, 403, 409, 422."""
     try:
@@ -149,13 +161,7 @@ def reissue(code, faction):
 @bp.get("/tables/<code>/reach")
 def reach(code):
     """"Where can I go?": legal moves for one stack and legal shipments from reserves, with costs."""
-    role = authenticated(code)
-    t = tables().table(code)
-    faction = request.args.get("faction") or role
-    if faction not in t.state["factions_present"]:
-        return error(422, f"{faction!r} is not playing at this table.")
-    if role not in ("host", faction):
-        return error(403, "You can only ask where your own forces can go.")
+    t, faction = asking_faction(code)
     sector = request.args.get("sector")
     try:
         sector = int(sector) if sector not in (None, "", "0") else None
@@ -174,13 +180,7 @@ def reach(code):
 @bp.get("/tables/<code>/karama")
 def table_karama(code):
     """The karama options open to the asking seat now (host: ?faction=F), current phase first."""
-    role = authenticated(code)
-    t = tables().table(code)
-    faction = request.args.get("faction") or role
-    if faction not in t.state["factions_present"]:
-        return error(422, "Say which faction is asking: ?faction=F.")
-    if role not in ("host", faction):
-        return error(403, "You can only ask about your own karama options.")
+    t, faction = asking_faction(code)
     from ..table.battles import karama_for
     with t.lock:
         return jsonify(karama_for(t.state, faction))
@@ -189,13 +189,7 @@ def table_karama(code):
 @bp.get("/tables/<code>/battles")
 def table_battles(code):
     """The seat's battles (territories shared with an opponent, not split by the storm)."""
-    role = authenticated(code)
-    t = tables().table(code)
-    faction = request.args.get("faction") or role
-    if faction not in t.state["factions_present"]:
-        return error(422, "Say which faction is asking: ?faction=F.")
-    if role not in ("host", faction):
-        return error(403, "You can only see your own battles.")
+    t, faction = asking_faction(code)
     from ..table.battles import battles_for
     with t.lock:
         return jsonify({"faction": faction, "battles": battles_for(t.state, load_board(), faction)})

@@ -560,15 +560,19 @@ class Ambassadors(Payload):
     ambassadors: list[str] = Field(max_length=11)
 
 
+def _set_known_list(state: dict, f: str, key: str, values: list[str], known_key: str, what: str, rule: str) -> None:
+    from ...rules.factions import load_factions
+    present(state, f)
+    known = load_factions()[known_key]
+    bad = [a for a in values if a not in known]
+    if bad:
+        raise hard(f"Unknown {what} {bad[0]!r}: use {', '.join(known)}.", rule)
+    state["private"][f][key] = list(values)
+
+
 @action("ambassadors.set", Ambassadors, secret=True, summary=lambda p: "Ecaz update their ambassador supply")
 def ambassadors_set(ctx: Ctx, state: dict, p: Ambassadors) -> None:
-    present(state, "ecaz")
-    from ...rules.factions import load_factions
-    known = load_factions()["ambassadors"]
-    bad = [a for a in p.ambassadors if a not in known]
-    if bad:
-        raise hard(f"Unknown ambassador {bad[0]!r}: use {', '.join(known)}.", "ecaz-ambassadors")
-    state["private"]["ecaz"]["ambassadors"] = list(p.ambassadors)
+    _set_known_list(state, "ecaz", "ambassadors", p.ambassadors, "ambassadors", "ambassador", "ecaz-ambassadors")
 
 
 class Terror(Payload):
@@ -579,13 +583,8 @@ class Terror(Payload):
 
 @action("terror.set", Terror, secret=True, summary=lambda p: "Moritani update their terror tokens")
 def terror_set(ctx: Ctx, state: dict, p: Terror) -> None:
-    present(state, "moritani")
-    from ...rules.factions import load_factions
-    known = load_factions()["terror_tokens"]
-    bad = [a for a in p.tokens if a not in known]
-    if bad:
-        raise hard(f"Unknown terror token {bad[0]!r}: use {', '.join(known)}.", "moritani-terror-tokens")
-    state["private"]["moritani"]["terror_tokens"] = list(p.tokens)
+    _set_known_list(state, "moritani", "terror_tokens", p.tokens, "terror_tokens", "terror token",
+                    "moritani-terror-tokens")
 
 
 class StormCard(Payload):
