@@ -83,13 +83,13 @@ def revision(client, code: str, token: str) -> int:
     return state(client, code, token)["revision"]
 
 
-def act(client, code: str, token: str, *, expect: int | None = 200, **entry):
+def act(client, code: str, credential: str, /, *, expect: int | None = 200, **entry):
     """Make an entry through the JSON API with the current revision (read first, unless the entry
     gives one). ``expect`` asserts the status (None: no check). Returns the response.
     Use ``**{"from": "tanks"}`` for field names that are Python keywords."""
     if "revision" not in entry:
-        entry["revision"] = revision(client, code, token)
-    r = client.post(f"/api/tables/{code}/actions", json=entry, headers=bearer(token))
+        entry["revision"] = revision(client, code, credential)
+    r = client.post(f"/api/tables/{code}/actions", json=entry, headers=bearer(credential))
     if expect is not None:
         assert r.status_code == expect, r.get_data(as_text=True)
     return r

@@ -86,6 +86,19 @@ class Table:
             page.wait_for_function(SETTLED, arg=rev)
         return rev
 
+    # every tap and every field goes through these: first let the live updates settle
+    def tap(self, locator) -> None:
+        self.settle()
+        locator.tap()
+
+    def fill(self, locator, value: str) -> None:
+        self.settle()
+        locator.fill(value)
+
+    def select(self, locator, value: str) -> None:
+        self.settle()
+        locator.select_option(value)
+
 
 # Installed in every page: the latest revision the event stream announced, and htmx's requests.
 WATCH = """
@@ -112,11 +125,6 @@ def join(browser, url: str, seat: str, context_options: dict = PHONE):
     button = page.locator(f'button[name="seat"][value="{seat}"]')
     button.tap() if context_options.get("has_touch") else button.click()
     return page
-
-
-def tap(page, selector_or_locator, **kw):
-    loc = page.locator(selector_or_locator, **kw) if isinstance(selector_or_locator, str) else selector_or_locator
-    loc.tap()
 
 
 def entry_form(page, entry_type: str):
@@ -174,17 +182,16 @@ def test_two_full_turns_on_phones(server, browser):
     expect(atreides.locator(".setup form")).to_have_count(0)     # not Atreides' choice
     expect(bg.locator(".setup form")).to_have_count(0)           # Bene Gesserit place after the Fremen
     split = entry_form(fremen, "setup.fremen")
-    split.locator("input[name='placements-0-forces']").fill("6")  # Sietch Tabr
-    split.locator("input[name='placements-1-forces']").fill("4")  # False Wall South
-    split.locator("input[name='placements-1-sector']").fill("4")
-    tap(fremen, split.locator("button[type='submit']"))
+    table.fill(split.locator("input[name='placements-0-forces']"), "6")  # Sietch Tabr
+    table.fill(split.locator("input[name='placements-1-forces']"), "4")  # False Wall South
+    table.fill(split.locator("input[name='placements-1-sector']"), "4")
+    table.tap(split.locator("button[type='submit']"))
     expect(fremen.locator("#my-panel .stack[data-territory='Sietch Tabr']")).to_contain_text("6")
     expect(fremen.locator("#my-panel .stack[data-territory='False Wall South']")).to_contain_text("4")
     place = entry_form(bg, "setup.bg")
     expect(place).to_be_visible()                                 # BG's phone updated on its own
-    table.settle()
-    place.locator("input[name='territory']").fill("Polar Sink")
-    tap(bg, place.locator("button[type='submit']"))
+    table.fill(place.locator("input[name='territory']"), "Polar Sink")
+    table.tap(place.locator("button[type='submit']"))
     for page in (fremen, atreides, bg):
         expect(page.locator(".setup")).to_have_count(0)
     # setup shortcut (host token, API): two Atreides forces out in The Minor Erg, where the storm will pass
@@ -201,12 +208,12 @@ def test_two_full_turns_on_phones(server, browser):
     expect(dialling).to_contain_text("Bene Gesserit")
     expect(entry_form(fremen, "storm.dial")).to_have_count(0)      # the Fremen do not dial on turn 1
     for page, dial in ((atreides, "4"), (bg, "3")):
-        table.settle()
         form = entry_form(page, "storm.dial")
         form.locator("input[name='dial']").fill(dial)
-        tap(page, form.locator("button", has_text="Enter my dial"))
+        table.tap(form.locator("button", has_text="Enter my dial"))
         expect(page.locator("#refusal")).to_have_count(0)
     expect(fremen.locator(".phase-box p", has_text="Dialling")).to_contain_text("Atreides ✓")
+    import json; st = table.state(); print("DEBUG", json.dumps({f: st["factions"][f].get("private", {}).get("storm_dial") for f in SIX}), st.get("storm_pending"), st.get("storm_dials"))
     # the preview is on another phone before anyone applies it
     preview = fremen.locator("#storm-preview")
     expect(preview).to_contain_text("moves 7 sectors, 18 → 7")
@@ -214,16 +221,14 @@ def test_two_full_turns_on_phones(server, browser):
     expect(atreides.locator("#storm-preview")).to_contain_text("Atreides −2")
     expect(fremen.locator(".status .storm .sector")).to_have_text("18")   # nothing applied yet
     shot(fremen, "storm-preview")
-    table.settle()
-    tap(fremen, fremen.locator("button", has_text="Apply storm: move 7"))
+    table.tap(fremen.locator("button", has_text="Apply storm: move 7"))
     for page in (fremen, atreides, bg):
         expect(page.locator(".status .storm .sector")).to_have_text("7")
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("2")
     expect(atreides.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_have_count(0)
 
     def next_phase(page, name: str, turn: int = 1):
-        table.settle()
-        tap(page, page.locator("button", has_text="Next phase"))
+        table.tap(page.locator("button", has_text="Next phase"))
         for p in (fremen, atreides, bg):
             expect(phase_line(p)).to_have_text(f"Turn {turn}/10 · {name}")
 
@@ -231,18 +236,17 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(atreides, "Spice Blow & Nexus")
     blow = entry_form(bg, "spice.blow")
     expect(bg.locator(".phase-box")).to_contain_text("Deck: 20 cards left")
-    blow.locator("select[name='card']").select_option("Old Gap")
+    table.select(blow.locator("select[name='card']"), "Old Gap")
     expect(blow.locator(".blow-preview")).to_contain_text("6 spice in Old Gap")
     expect(blow.locator(".blow-preview")).to_contain_text("smuggler token goes to False Wall West")
     shot(bg, "blow-preview")
-    tap(bg, blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply this card"))
     expect(fremen.locator("#board tr", has_text="Old Gap")).to_contain_text("6")
-    table.settle()
     blow = entry_form(bg, "spice.blow")
-    blow.locator("select[name='card']").select_option("Broken Land")
-    blow.locator("select[name='pile']").select_option("B")
+    table.select(blow.locator("select[name='card']"), "Broken Land")
+    table.select(blow.locator("select[name='pile']"), "B")
     expect(blow.locator(".blow-preview")).to_contain_text("8 spice in Broken Land")
-    tap(bg, blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply this card"))
     expect(atreides.locator("#board tr", has_text="Broken Land")).to_contain_text("8")
     expect(atreides.locator(".phase-box")).to_contain_text("Deck: 18 cards left")
 
@@ -252,10 +256,10 @@ def test_two_full_turns_on_phones(server, browser):
     expect(fremen.locator(".phase-box")).to_contain_text("No charity for you this turn.")
     expect(bg.locator(".phase-box")).to_contain_text("No charity for you this turn.")  # not on turn 1 (KISS)
     for left in ("2", "1"):
-        tap(fremen, fremen.locator("#my-panel button[aria-label='pay 1 spice']"))
+        table.tap(fremen.locator("#my-panel button[aria-label='pay 1 spice']"))
         expect(fremen.locator("#my-spice")).to_have_text(left)
     claim = fremen.locator(".phase-box button", has_text="Claim 1 spice")
-    tap(fremen, claim)
+    table.tap(claim)
     expect(fremen.locator("#my-spice")).to_have_text("2")
     expect(fremen.locator(".phase-box button", has_text="Claim")).to_have_count(0)
 
@@ -263,8 +267,8 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(atreides, "Bidding")
     expect(atreides.locator("#my-panel .stat", has_text="Cards")).to_contain_text("1/4")   # dealt at setup
     buy = entry_form(atreides, "bid.buy")
-    buy.locator("input[name='price']").fill("2")
-    tap(atreides, buy.locator("button", has_text="Bought a card"))
+    table.fill(buy.locator("input[name='price']"), "2")
+    table.tap(buy.locator("button", has_text="Bought a card"))
     expect(atreides.locator("#my-spice")).to_have_text("8")
     expect(atreides.locator("#my-panel .stat", has_text="Cards")).to_contain_text("2/4")
     expect(host_row("emperor").locator("td").nth(1)).to_have_text("12")   # the laptop, live
@@ -273,8 +277,8 @@ def test_two_full_turns_on_phones(server, browser):
     # -- Revival: Atreides bring back the two the storm killed, free ------------------------------------------
     next_phase(bg, "Revival")
     revive = entry_form(atreides, "revive")
-    revive.locator("input[name='forces']").fill("2")
-    tap(atreides, revive.locator("button", has_text="Revive"))
+    table.fill(revive.locator("input[name='forces']"), "2")
+    table.tap(revive.locator("button", has_text="Revive"))
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("0")
     expect(atreides.locator("#my-panel .stat", has_text="Reserves")).to_contain_text("10")
     expect(atreides.locator("#my-spice")).to_have_text("8")
@@ -283,32 +287,31 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(atreides, "Shipment & Movement")
     ship = entry_form(bg, "ship")
     expect(ship).to_be_visible()
-    ship.locator("input[name='to']").fill("The Minor Erg")
-    ship.locator("input[name='sector']").fill("7")
-    ship.locator("input[name='forces']").fill("1")
-    tap(bg, ship.locator("button", has_text="Ship"))
+    table.fill(ship.locator("input[name='to']"), "The Minor Erg")
+    table.fill(ship.locator("input[name='sector']"), "7")
+    table.fill(ship.locator("input[name='forces']"), "1")
+    table.tap(ship.locator("button", has_text="Ship"))
     refusal = bg.locator("#refusal")
     expect(refusal).to_contain_text("The storm is over sector 7")
     rule_link = refusal.locator("a.rule-link")
     expect(rule_link).to_have_attribute("href", re.compile(r"^/rules/[a-z0-9-]+\?table=" + code))
     refusal_text = refusal.locator("p").first.inner_text()
     shot(bg, "refusal", full=False)
-    tap(bg, refusal.locator("button", has_text="Override"))
+    table.tap(refusal.locator("button", has_text="Override"))
     expect(bg.locator("#refusal")).to_have_count(0)
     expect(bg.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_contain_text("1")
     expect(bg.locator("#my-spice")).to_have_text("3")
     expect(fremen.locator("#board tr", has_text="The Minor Erg")).to_contain_text("Bene Gesserit 1")
 
     # two taps: "Where?" on the Arrakeen stack, then "Move → Old Gap" from the reach list
-    table.settle()
-    tap(atreides, atreides.locator("#my-panel .stack[data-territory='Arrakeen'] button", has_text="Where?"))
+    table.tap(atreides.locator("#my-panel .stack[data-territory='Arrakeen'] button", has_text="Where?"))
     dest = atreides.locator("#reach li.reachable[data-territory='Old Gap']")
     expect(dest).to_be_visible()
     if dest.locator("select[name='to_sector']").count():
-        dest.locator("select[name='to_sector']").select_option("9")
-    dest.locator("input[name='forces']").fill("2")
+        table.select(dest.locator("select[name='to_sector']"), "9")
+    table.fill(dest.locator("input[name='forces']"), "2")
     shot(atreides, "reach")
-    tap(atreides, dest.locator("button", has_text="Move → Old Gap"))
+    table.tap(dest.locator("button", has_text="Move → Old Gap"))
     expect(atreides.locator("#my-panel .stack[data-territory='Old Gap']")).to_contain_text("2")
     expect(atreides.locator("#my-panel .stack[data-territory='Arrakeen']")).to_contain_text("8")
     expect(bg.locator("#board tr", has_text="Old Gap")).to_contain_text("Atreides 2")
@@ -322,17 +325,16 @@ def test_two_full_turns_on_phones(server, browser):
     print(fremen.locator(".phase-box ul").inner_text())
     shot(fremen, "collection-preview")
     expect(atreides.locator("#my-spice")).to_have_text("8")
-    tap(bg, bg.locator("button", has_text="Apply collection"))
+    table.tap(bg.locator("button", has_text="Apply collection"))
     expect(atreides.locator("#my-spice")).to_have_text("14")
 
     # -- Mentat Pause; the Fremen draw next turn's storm card, privately ------------------------------------------
     next_phase(atreides, "Mentat Pause")
     expect(fremen.locator(".phase-box")).to_contain_text("No winner yet")
-    table.settle()
-    fremen.locator("#my-panel details.secrets summary").tap()
+    table.tap(fremen.locator("#my-panel details.secrets summary"))
     card = entry_form(fremen, "storm.card")
-    card.locator("select[name='card']").select_option("3")
-    tap(fremen, card.locator("button", has_text="Record"))
+    table.select(card.locator("select[name='card']"), "3")
+    table.tap(card.locator("button", has_text="Record"))
     expect(fremen.locator("#my-panel .secrets")).to_contain_text("Storm card for next turn: 3")
     table.settle()
     for page in (atreides, bg):
@@ -342,12 +344,11 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(fremen, "Storm", turn=2)
     expect(entry_form(atreides, "storm.dial")).to_have_count(0)
     expect(atreides.locator("button", has_text="Reveal the Fremen storm card")).to_have_count(0)
-    tap(fremen, fremen.locator("button", has_text="Reveal the Fremen storm card"))
+    table.tap(fremen.locator("button", has_text="Reveal the Fremen storm card"))
     preview = atreides.locator("#storm-preview")
     expect(preview).to_contain_text("moves 3 sectors, 7 → 10")
     expect(preview).to_contain_text("Old Gap@9: Atreides −2")
-    table.settle()
-    tap(atreides, atreides.locator("button", has_text="Apply storm: move 3"))
+    table.tap(atreides.locator("button", has_text="Apply storm: move 3"))
     for page in (fremen, atreides, bg):
         expect(page.locator(".status .storm .sector")).to_have_text("10")
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("2")
@@ -356,32 +357,31 @@ def test_two_full_turns_on_phones(server, browser):
     # a worm on pile B eats the Broken Land spice (previewed), then a territory card
     next_phase(bg, "Spice Blow & Nexus", turn=2)
     blow = entry_form(bg, "spice.blow")
-    blow.locator("select[name='pile']").select_option("B")
-    blow.locator("select[name='card']").select_option("Shai-Hulud")
+    table.select(blow.locator("select[name='pile']"), "B")
+    table.select(blow.locator("select[name='card']"), "Shai-Hulud")
     expect(blow.locator(".blow-preview")).to_contain_text("Shai-Hulud devours in Broken Land")
     expect(blow.locator(".blow-preview")).to_contain_text("−8 spice")
-    tap(bg, blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply this card"))
     expect(fremen.locator("#board tr", has_text="Broken Land")).to_have_count(0)
     expect(fremen.locator(".banner", has_text="Nexus")).to_be_visible()
-    table.settle()
     blow = entry_form(bg, "spice.blow")
-    blow.locator("select[name='pile']").select_option("B")
-    blow.locator("select[name='card']").select_option("The Great Flat")
+    table.select(blow.locator("select[name='pile']"), "B")
+    table.select(blow.locator("select[name='card']"), "The Great Flat")
     expect(blow.locator(".blow-preview")).to_contain_text("10 spice in The Great Flat")
-    tap(bg, blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply this card"))
     expect(atreides.locator("#board tr", has_text="The Great Flat")).to_contain_text("10")
 
     next_phase(atreides, "CHOAM Charity", turn=2)
     expect(fremen.locator(".phase-box")).to_contain_text("No charity for you this turn.")   # 2 spice
     expect(bg.locator("#my-spice")).to_have_text("3")
-    tap(bg, bg.locator(".phase-box button", has_text="Claim 2 spice"))                    # from turn 2
+    table.tap(bg.locator(".phase-box button", has_text="Claim 2 spice"))                    # from turn 2
     expect(bg.locator("#my-spice")).to_have_text("5")
 
     next_phase(bg, "Bidding", turn=2)
     next_phase(bg, "Revival", turn=2)
     revive = entry_form(atreides, "revive")
-    revive.locator("input[name='forces']").fill("2")
-    tap(atreides, revive.locator("button", has_text="Revive"))
+    table.fill(revive.locator("input[name='forces']"), "2")
+    table.tap(revive.locator("button", has_text="Revive"))
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("0")
     expect(atreides.locator("#my-spice")).to_have_text("14")
 

@@ -76,8 +76,8 @@ def piece_id(territory: str, sector: int | None) -> str:
 
 
 def split_piece(pid: str) -> tuple[str, int | None]:
-    if pid == POLAR_SINK:
-        return POLAR_SINK, None
+    if pid == POLAR_SINK or "@" not in pid:
+        return pid, None
     name, _, sector = pid.rpartition("@")
     return name, int(sector)
 

@@ -53,6 +53,8 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         "banner": None,
         "overrides": 0,
         "winner": None,
+        # revealed Discovery territories (Jacurutu Sietch, Cistern, ...): name -> host piece
+        "token_territories": {},
     }
     for f in factions:
         data = faction(f)
@@ -262,7 +264,21 @@ def advisors_by_territory(state: dict) -> dict:
     return out
 
 
-__all__ = [
+def position_of(state: dict):
+    """The snapshot the shipment and movement rules read (rules/position.py)."""
+    from ..rules.position import Position
+    return Position(
+        storm_sector=state["storm"]["sector"],
+        occupants=occupants(state),
+        advisors=advisors_by_territory(state),
+        alliances=dict(state["alliances"]),
+        atomics_aftermath=state.get("atomics_aftermath"),
+        token_territories=dict(state.get("token_territories", {})),
+        shield_wall_standing=state.get("shield_wall", True),
+    )
+
+
+__all__ = ["position_of", 
     "PHASES", "POLAR_SINK", "new_state", "place_forces", "remove_forces", "shift_forces", "stack",
     "forces_on_board", "conservation_errors", "territory_forces", "occupants", "advisors_by_territory",
 ]

@@ -103,7 +103,7 @@ def board_view(state: dict) -> dict:
             agg["advisors"] += s["advisors"]
             agg["sectors"][str(sector or 0)] = dict(s)
     for name, t in territories.items():
-        t["type"] = board.territories[name].type
+        t["type"] = board.territories[name].type if name in board.territories else "discovery"
         t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
                                 if split_piece(p)[0] == name}
     return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"])}

@@ -10,7 +10,7 @@ from ...rules.board import SHIELD_WALL, piece_id
 from ...rules.errors import hard
 from ...rules.spice import discovery_token, may_peek
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present
+from .core import add_spice, name, present, resolve_piece
 from .turn import kill
 
 
@@ -79,8 +79,7 @@ class TokenAt(Payload):
 
 
 def _token_piece(ctx: Ctx, state: dict, p: TokenAt) -> str:
-    territory = ctx.board.resolve(p.territory)
-    piece = piece_id(territory, ctx.board.resolve_sector(territory, p.sector))
+    piece = resolve_piece(ctx, p.territory, p.sector)
     if piece not in state["board"]["discovery"]:
         raise hard(f"There is no Discovery token in {territory}.", "kiss-discovery-tokens")
     return piece
@@ -126,7 +125,10 @@ def discovery_reveal(ctx: Ctx, state: dict, p: TokenAt) -> None:
         state["factions"][f]["hand_size"] += 1
     elif tok.name == "Ornithopter":
         state["factions"][f]["ornithopter_token"] = True
-    elif tok.name == "Jacurutu Sietch":
+    if tok.type == "territory":
+        # a new territory, touching only the piece it lies on; it can be entered from next turn
+        state.setdefault("token_territories", {})[tok.name] = piece
+    if tok.name == "Jacurutu Sietch":
         state["jacurutu"] = piece
     if tok.type == "stash":
         del state["board"]["discovery"][piece]

@@ -9,7 +9,7 @@ from ...rules.board import POLAR_SINK, piece_id
 from ...rules.errors import hard
 from ...rules.factions import faction, faction_name
 from ..state import (
-    PHASES, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
+    PHASES, position_of, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
 )
 from . import Ctx, FactionId, Payload, PhaseId, action
 
@@ -22,7 +22,18 @@ def present(state: dict, f: str) -> str:
     return f
 
 
-def resolve_piece(ctx: Ctx, territory: str, sector: int | None) -> str:
+def resolve_place(ctx: Ctx, state: dict, territory: str, sector: int | None) -> tuple[str, int | None]:
+    """(territory, sector) of a board territory or a revealed Discovery territory, from any case
+    or slug; a one-sector territory may omit the sector. Unknown names are hard refusals."""
+    from ...rules.occupancy import resolve_piece_sector, resolve_territory
+    pos = position_of(state)
+    name = resolve_territory(ctx.board, pos, territory)
+    return name, resolve_piece_sector(ctx.board, pos, name, sector)
+
+
+def resolve_piece(ctx: Ctx, territory: str, sector: int | None, state: dict | None = None) -> str:
+    if state is not None:
+        return piece_id(*resolve_place(ctx, state, territory, sector))
     name = ctx.board.resolve(territory)
     return piece_id(name, ctx.board.resolve_sector(name, sector))
 
@@ -122,7 +133,7 @@ def _forces_text(p) -> str:
         summary=lambda p: f"{name(p.faction)} places {_forces_text(p)} in {p.territory} from {p.from_}")
 def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
     present(state, p.faction)
-    piece = resolve_piece(ctx, p.territory, p.sector)
+    piece = resolve_piece(ctx, p.territory, p.sector, state)
     if p.forces + p.starred + p.advisors == 0:
         raise hard("Place at least one force.")
     place_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.from_)
@@ -143,7 +154,7 @@ class ForcesRemove(Payload):
         summary=lambda p: f"{name(p.faction)} removes {_forces_text(p)} from {p.territory} to {p.to}")
 def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
     present(state, p.faction)
-    piece = resolve_piece(ctx, p.territory, p.sector)
+    piece = resolve_piece(ctx, p.territory, p.sector, state)
     if p.forces + p.starred + p.advisors == 0:
         raise hard("Remove at least one force.")
     remove_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.to)

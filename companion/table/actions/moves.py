@@ -11,24 +11,16 @@ from ...rules import movement, shipment
 from ...rules.board import POLAR_SINK, Board, piece_id
 from ...rules.errors import RuleViolation, hard
 from ...rules.position import Position
-from ..state import advisors_by_territory, occupants, place_forces, shift_forces, stack
+from ..state import occupants, place_forces, position_of, shift_forces, stack
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present
+from .core import add_spice, name, present, resolve_place
 
 Count = Field(default=0, ge=0, le=20)
 ORNITHOPTER_TERRITORIES = ("Arrakeen", "Carthag")
 
 
 def position(state: dict) -> Position:
-    return Position(
-        storm_sector=state["storm"]["sector"],
-        occupants=occupants(state),
-        advisors=advisors_by_territory(state),
-        alliances=dict(state["alliances"]),
-        atomics_aftermath=state.get("atomics_aftermath"),
-        token_territories={},
-        shield_wall_standing=state.get("shield_wall", True),
-    )
+    return position_of(state)
 
 
 def has_ornithopters(state: dict, f: str) -> bool:
@@ -82,8 +74,7 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     total = p.forces + p.starred + p.advisors
     if total < 1:
         raise hard("Ship at least one force.", "base-shipment")
-    territory = ctx.board.resolve(p.to)
-    sector = ctx.board.resolve_sector(territory, p.sector)
+    territory, sector = resolve_place(ctx, state, p.to, p.sector)
     _in_phase(ctx, state, "Shipping")
     pos = position(state)
     reserves = state["factions"][f]["reserves"]
@@ -129,10 +120,8 @@ class CrossShip(Payload):
         summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} to {p.to} (Guild cross-ship)")
 def ship_cross(ctx: Ctx, state: dict, p: CrossShip) -> None:
     f = present(state, p.faction)
-    src_t = ctx.board.resolve(p.from_)
-    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
-    dst_t = ctx.board.resolve(p.to)
-    dst_s = ctx.board.resolve_sector(dst_t, p.sector)
+    src_t, src_s = resolve_place(ctx, state, p.from_, p.from_sector)
+    dst_t, dst_s = resolve_place(ctx, state, p.to, p.sector)
     _in_phase(ctx, state, "Shipping")
     src = piece_id(src_t, src_s)
     held = stack(state, src, f)
@@ -164,8 +153,7 @@ class ShipBack(Payload):
         summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} back to reserves")
 def ship_reserves(ctx: Ctx, state: dict, p: ShipBack) -> None:
     f = present(state, p.faction)
-    src_t = ctx.board.resolve(p.from_)
-    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
+    src_t, src_s = resolve_place(ctx, state, p.from_, p.from_sector)
     _in_phase(ctx, state, "Shipping")
     src = piece_id(src_t, src_s)
     held = stack(state, src, f)
@@ -203,8 +191,7 @@ def ship_advisor(ctx: Ctx, state: dict, p: SpiritualAdvisor) -> None:
     if result:
         territory, sector = result
     else:
-        territory = ctx.board.resolve(p.to)
-        sector = ctx.board.resolve_sector(territory, p.sector)
+        territory, sector = resolve_place(ctx, state, p.to, p.sector)
     place_forces(state, "bg", piece_id(territory, sector), 0, 0, 1, "reserves")
     state["last_shipment"] = None
 
@@ -240,10 +227,8 @@ def move(ctx: Ctx, state: dict, p: Move) -> None:
         raise hard("Only the Bene Gesserit have advisors.", "bg-advisors")
     if p.forces + p.starred + p.advisors < 1:
         raise hard("Move at least one force.", "base-movement")
-    src_t = ctx.board.resolve(p.from_)
-    src_s = ctx.board.resolve_sector(src_t, p.from_sector)
-    dst_t = ctx.board.resolve(p.to)
-    dst_s = ctx.board.resolve_sector(dst_t, p.to_sector)
+    src_t, src_s = resolve_place(ctx, state, p.from_, p.from_sector)
+    dst_t, dst_s = resolve_place(ctx, state, p.to, p.to_sector)
     _in_phase(ctx, state, "Movement")
     ctx.check(not state["turn_flags"][f]["moved"], f"{name(f)} has already moved a group this turn.",
               "base-movement")

@@ -16,7 +16,7 @@ from ...rules.occupancy import check_destination_occupancy, in_storm
 from ...rules.phases import storm_order
 from ..state import occupants, place_forces
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present
+from .core import add_spice, name, present, resolve_place
 from .moves import position
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -144,7 +144,8 @@ class StormMove(Payload):
 def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> storm.StormPreview:
     return storm.storm_effects(board, state["storm"]["sector"], sectors, state["board"]["forces"],
                                state["board"]["spice"], shield_wall_standing=state.get("shield_wall", True),
-                               fremen_in_game="fremen" in state["factions_present"], adjust=adjust)
+                               fremen_in_game="fremen" in state["factions_present"], adjust=adjust,
+                               protected_territories=tuple(state.get("token_territories", {})))
 
 
 @action("storm.move", StormMove, faction_field=None,
@@ -191,7 +192,8 @@ def preview_blow(board: Board, state: dict, card: str, pile: str, worm_territory
         board, card, d["piles"][pile], state["storm"]["sector"], state["board"]["forces"], state["board"]["spice"],
         fremen, protect_ally, state["alliances"].get("fremen"), state["turn"],
         discovery=state["options"].get("discovery_tokens", True), tokens_placed=placed,
-        first_worm_this_blow=worms_before == 0, fremen_worm_territory=worm_territory)
+        first_worm_this_blow=worms_before == 0, fremen_worm_territory=worm_territory,
+        protected_territories=tuple(state.get("token_territories", {})))
 
 
 @action("spice.blow", SpiceBlow, faction_field=None, summary=lambda p: f"spice blow {p.pile}: {p.card}")
@@ -239,8 +241,8 @@ class SavedSend(Payload):
         summary=lambda p: f"Fremen send {p.forces + p.starred} saved forces from {p.from_} to {p.to}")
 def fremen_send_saved(ctx: Ctx, state: dict, p: SavedSend) -> None:
     present(state, "fremen")
-    src_t = ctx.board.resolve(p.from_)
-    src = piece_id(src_t, ctx.board.resolve_sector(src_t, p.from_sector))
+    src_t, src_s = resolve_place(ctx, state, p.from_, p.from_sector)
+    src = piece_id(src_t, src_s)
     marks = state["factions"]["fremen"]["saved"]
     m = marks.get(src, {"forces": 0, "starred": 0})
     if p.forces + p.starred < 1:
@@ -255,8 +257,7 @@ def fremen_send_saved(ctx: Ctx, state: dict, p: SavedSend) -> None:
     if p.to.strip().lower() == "reserves":
         dest, dest_piece = "reserves", None
     else:
-        territory = ctx.board.resolve(p.to)
-        sector = ctx.board.resolve_sector(territory, p.sector)
+        territory, sector = resolve_place(ctx, state, p.to, p.sector)
         dest, dest_piece = territory, piece_id(territory, sector)
         pos = position(state)
         ctx.check(not in_storm(pos, territory, sector),
@@ -379,7 +380,8 @@ def preview_collection(board: Board, state: dict) -> list[dict]:
     order = storm_order(state["storm"]["sector"], dots) if dots else None
     return economy.collection(board, state["board"]["forces"], state["board"]["spice"], occ, state["alliances"],
                               factions_present=state["factions_present"], order=order,
-                              unspawned_blows=deck(state)["unspawned"])
+                              unspawned_blows=deck(state)["unspawned"],
+                              protected_territories=tuple(state.get("token_territories", {})))
 
 
 @action("collection.apply", Collect, faction_field=None, summary=lambda p: "spice collected")
@@ -408,7 +410,7 @@ def collection_apply(ctx: Ctx, state: dict, p: Collect) -> None:
 def preview_victory(board: Board, state: dict, bg_prediction=None) -> victory.VictoryResult:
     occ: dict = {}
     for t, per in occupants(state).items():
-        if board.territories.get(t) and board.territories[t].is_stronghold:
+        if (board.territories.get(t) and board.territories[t].is_stronghold) or t == victory.JACURUTU:
             occ[t] = set(per)
     dots = {f: d for f, d in state["player_dots"].items() if d}
     order = storm_order(state["storm"]["sector"], dots) if dots else None
