@@ -58,7 +58,7 @@ def serve(argv: list[str]) -> int:
 
     host_addr = args.host if args.host not in ("0.0.0.0", "::", "") else lan_addresses()[0]
     public = args.public_url or f"http://{host_addr}:{args.port}"
-    app = create_app({"DATA_DIR": args.data, "PUBLIC_URL": public})
+    app = create_app({"DATA_DIR": args.data, "PUBLIC_URL": public, "TERMINAL_QR": True})
     app.extensions["search"].warm()
     server = create_server(app, host=args.host, port=args.port, threads=max(8, args.threads),
                            channel_timeout=300, connection_limit=200, ident="dune-table-companion")

@@ -107,6 +107,9 @@ document.addEventListener('htmx:sseMessage', function (e) {
   var n = parseInt(e.detail && e.detail.data, 10); if (!isNaN(n)) window.__sseRev = Math.max(window.__sseRev, n);
 });
 document.addEventListener('htmx:beforeRequest', function (e) { window.__xhrs.add(e.detail.xhr); });
+document.addEventListener('htmx:beforeRequest', function (e) { console.log('DBG req ' + e.detail.requestConfig.verb + ' ' + e.detail.requestConfig.path + ' t=' + performance.now().toFixed(0) + ' dial=' + JSON.stringify(e.detail.requestConfig.parameters && e.detail.requestConfig.parameters.dial)); });
+document.addEventListener('htmx:afterSwap', function (e) { console.log('DBG swap ' + e.detail.target.id + ' t=' + performance.now().toFixed(0)); });
+document.addEventListener('htmx:sseMessage', function (e) { console.log('DBG sse ' + (e.detail && e.detail.data) + ' t=' + performance.now().toFixed(0)); });
 """
 SETTLED = """rev => {
   if (window.__sseRev < rev) return false;
@@ -168,6 +171,7 @@ def test_two_full_turns_on_phones(server, browser):
         page.wait_for_function("() => !document.body.classList.contains('offline')")
         page.evaluate("window.__noReload = 'still here'")
         table.phones[f] = page
+        page.on("console", lambda m, f=f: print("CONSOLE", f, m.text) if "DBG" in m.text else None)
     fremen, atreides, bg = (table.phones[f] for f in ("fremen", "atreides", "bg"))
     # the laptop plays along as host, on the table page (every faction's spice in one table)
     host.goto(f"{server.url}/t/{code}")

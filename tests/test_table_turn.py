@@ -437,3 +437,32 @@ def test_the_last_turn_ends_the_game_and_phase_set_is_for_the_host(client):
     refused(client, t, "atreides", None, "Only the host", _status=403, type="phase.set", turn=1, phase="storm")
     s = ok(client, t, type="phase.set", turn=1, phase="bidding")
     assert (s["turn"], s["phase"]) == (1, "bidding")
+
+
+def test_weather_control_replaces_the_storm_move(client):
+    from conftest import SIX, act, create_table
+    t = create_table(client, SIX)
+    act(client, t.code, t.host, type="storm.set", sector=3)
+    s = act(client, t.code, t.host, type="storm.move", sectors=10, weather_control=True).json
+    assert s["storm"]["sector"] == 13
+    r = act(client, t.code, t.host, type="storm.move", sectors=11, weather_control=True, expect=422)
+    assert "0 to 10" in r.json["error"]["message"]
+
+
+def test_seven_factions_get_spread_dots_and_the_host_can_set_them(client):
+    from conftest import ALL_NINE, act, create_table, state
+    t = create_table(client, ALL_NINE[:7])
+    dots = state(client, t.code, t.host)["player_dots"]
+    assert len(set(dots.values())) == 7 and all(1 <= d <= 18 for d in dots.values())
+    assert len(state(client, t.code, t.host)["storm_order"]) == 7
+    act(client, t.code, t.host, type="dots.set", dots={"atreides": 2})
+    assert state(client, t.code, t.host)["player_dots"]["atreides"] == 2
+    act(client, t.code, t.seats["atreides"], type="dots.set", dots={"atreides": 3}, expect=403)
+
+
+def test_bidding_shows_cards_up_for_auction(client):
+    from conftest import SIX, act, create_table, state
+    t = create_table(client, SIX)
+    act(client, t.code, t.host, type="hand.set", faction="atreides", size=4)
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="bidding")
+    assert state(client, t.code, t.host)["cards_for_auction"] == 5

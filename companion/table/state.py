@@ -22,15 +22,24 @@ def _stack() -> dict:
     return {"forces": 0, "starred": 0, "advisors": 0}
 
 
+def default_seats(factions: list[str], dots: list[int]) -> dict[str, int]:
+    """Player dots in seating order: the board's six dots for up to six factions; with seven to
+    nine, dots spread evenly round the 18 sectors (the table can set its own with dots.set)."""
+    if len(factions) <= len(dots):
+        return {f: dots[i] for i, f in enumerate(factions)}
+    return {f: 1 + (i * 18) // len(factions) for i, f in enumerate(factions)}
+
+
 def new_state(code: str, factions: list[str], turns: int = 10, options: dict | None = None) -> dict:
     board = load_board()
     opts = dict(DEFAULT_OPTIONS)
     opts.update(options or {})
-    dots = opts.get("player_dots") or {}
-    default_dots = list(board.player_dots)
-    seats = {}
-    for i, f in enumerate(factions):
-        seats[f] = int(dots.get(f, default_dots[i % len(default_dots)] if i < len(default_dots) else 0)) or None
+    seats = default_seats(factions, list(board.player_dots))
+    for f, dot in (opts.get("player_dots") or {}).items():
+        if f not in seats or not isinstance(dot, int) or isinstance(dot, bool) or not 1 <= dot <= 18:
+            raise hard(f"player_dots: give each faction at the table a sector from 1 to 18 (not {f}: {dot!r}).",
+                       "base-turn-sequence")
+        seats[f] = dot
     state: dict = {
         "table": code,
         "revision": 0,

@@ -81,6 +81,10 @@ def turn_info(state: dict, viewer: str) -> dict:
         if viewer in ("bg", "host") and "bg" in state["private"] and state["private"]["bg"].get("prediction"):
             info["victory_preview_bg"] = victory_dict(
                 preview_victory(board, state, state["private"]["bg"]["prediction"]))
+    if phase == "bidding":
+        hands = {f: x["hand_size"] for f, x in state["factions"].items()}
+        limits = {f: x["hand_limit"] for f, x in state["factions"].items()}
+        info["cards_for_auction"] = economy.cards_for_auction(hands, limits)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
     return info

@@ -28,6 +28,13 @@ def join_url(code: str) -> str:
     return url_for("pages.join", code=code, _external=True)
 
 
+def announce(url: str) -> None:
+    """When serving from the terminal, print each new table's join address and QR code there."""
+    if current_app.config.get("TERMINAL_QR"):
+        from ..cli import terminal_qr
+        print(f"\nNew table: phones join at {url}\n{terminal_qr(url)}", flush=True)
+
+
 def table_or_404(code: str):
     t = tables().table(code)
     if t is None:
@@ -93,6 +100,7 @@ def create_table():
         return make_response(jsonify({"error": exc.to_dict()}), 422)
     body = {"table": created["code"], "host_token": created["host_token"], "seats": created["seats"],
             "join_url": join_url(created["code"])}
+    announce(body["join_url"])
     return make_response(jsonify(body), 201)
 
 

@@ -17,7 +17,7 @@ from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
 from . import auth
-from .api import join_url
+from .api import announce, join_url
 
 bp = Blueprint("pages", __name__)
 
@@ -83,6 +83,7 @@ def create():
         html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
                                error=exc.message, chosen=chosen)
         return make_response(html, 422)
+    announce(join_url(created["code"]))
     response = redirect(url_for("pages.host", code=created["code"]))
     return auth.set_seat_cookie(response, created["code"], created["host_token"])
 

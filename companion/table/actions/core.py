@@ -363,6 +363,21 @@ def storm_set(ctx: Ctx, state: dict, p: StormSet) -> None:
     state["storm"]["sector"] = p.sector
 
 
+class DotsSet(Payload):
+    type: Literal["dots.set"]
+    dots: dict[FactionId, int]
+
+
+@action("dots.set", DotsSet, faction_field=None, host_only=True,
+        summary=lambda p: "player dots: " + ", ".join(f"{name(f)} {d}" for f, d in p.dots.items()))
+def dots_set(ctx: Ctx, state: dict, p: DotsSet) -> None:
+    for f, dot in p.dots.items():
+        present(state, f)
+        if not 1 <= dot <= 18:
+            raise hard(f"A player dot sits in a sector from 1 to 18, not {dot}.", "base-turn-sequence")
+        state["player_dots"][f] = dot
+
+
 class PhaseNext(Payload):
     type: Literal["phase.next"]
 

@@ -139,6 +139,7 @@ class StormMove(Payload):
     type: Literal["storm.move"]
     sectors: int = Field(ge=0, le=40)
     adjust: int = Field(default=0, ge=-1, le=1)  # Ecological Testing Station
+    weather_control: bool = False  # a Weather Control play: ``sectors`` (0-10) replaces the storm's move
 
 
 def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> storm.StormPreview:
@@ -149,10 +150,13 @@ def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> s
 
 
 @action("storm.move", StormMove, faction_field=None,
-        summary=lambda p: f"storm moves {p.sectors + p.adjust} sectors")
+        summary=lambda p: f"storm moves {p.sectors + p.adjust} sectors" + (" (Weather Control)" if p.weather_control
+                                                                           else ""))
 def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
     pending = state.get("storm_pending")
-    if pending:
+    if p.weather_control:
+        ctx.rules(storm.storm_move, 0, p.adjust, p.sectors)
+    elif pending:
         ctx.check(pending["sectors"] == p.sectors,
                   f"The storm should move {pending['sectors']} sectors ({pending['source']}), not {p.sectors}.",
                   "base-storm")
