@@ -166,3 +166,32 @@ def test_phone_reload_keeps_its_seat_and_a_second_phone_cannot_take_it(server, b
     assert p2.locator('button[name="seat"][value="fremen"]').is_enabled()
     ctx.close()
     other.close()
+
+
+def test_a_live_refresh_waits_while_the_player_is_typing(server, browser):
+    """Another phone's change must not wipe a half-filled form; the refresh lands once the
+    player leaves the field, and sections the player opened stay open."""
+    from playwright.sync_api import expect
+
+    status, body = server.request("POST", "/api/tables", {"factions": ["atreides", "harkonnen"]})
+    assert status == 201
+    code, host_token = body["table"], body["host_token"]
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/t/{code}/join")
+    page.tap('button[name="seat"][value="atreides"]')
+    page.wait_for_url(re.compile(rf"/t/{code}$"))
+    page.wait_for_function("() => !document.body.classList.contains('offline')")
+    page.locator("summary", has_text="Spice on the board").tap()
+    field = page.locator("form:has(input[name='type'][value='board.spice']) input[name='territory']")
+    field.fill("The Great F")  # typing, not finished
+    rev = server.request("GET", f"/api/tables/{code}/state", token=host_token)[1]["revision"]
+    assert server.request("POST", f"/api/tables/{code}/actions",
+                          {"type": "storm.set", "sector": 9, "revision": rev}, host_token)[0] == 200
+    page.wait_for_timeout(1200)  # the change has reached the phone by now
+    expect(field).to_have_value("The Great F")
+    expect(page.locator(".status .storm .sector")).to_have_text("18")  # not refreshed yet
+    page.locator("h2").first.tap()  # the player leaves the field
+    expect(page.locator(".status .storm .sector")).to_have_text("9", timeout=5000)
+    assert page.locator("details:has(summary:has-text('Spice on the board'))").get_attribute("open") is not None
+    ctx.close()
