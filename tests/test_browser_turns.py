@@ -7,7 +7,14 @@ and forms: setup, the turn-1 storm dials, the storm and spice-blow previews, cha
 revival, a refused shipment and its override, a two-tap move from the reach list, collection, the
 Mentat Pause and turn 2 with the Fremen storm card recorded privately and revealed. The host token is
 used through the JSON API only for one setup shortcut (a stack the storm will hit). Nothing is computed
-by the test: it checks the numbers the phones show. Screenshots go to $BROWSER_SHOTS (default /tmp).
+by the test: it checks the numbers the phones show.
+
+The board screen (a 1280x800 "Board view" seat) shows the status, the schematic SVG with the storm's
+sector highlighted and the territory table, follows a phone's change live, and never shows the spice
+behind any shield.
+
+Screenshots go to $BROWSER_SHOTS (default /tmp); with DUNE_SHOT_CHUNKS=1 the full-page phone shots are
+also cut into screen-sized pieces, easier to look at.
 
 Chromium is launched as in test_browser.py: Debian's /usr/bin/chromium through Playwright for Python,
 never a downloaded browser.
@@ -56,6 +63,16 @@ def browser():
         b.close()
 
 
+@pytest.fixture()
+def patience():
+    """A little more time than Playwright's 5 s default for each expectation (a loaded CI box);
+    reset afterwards so that other browser tests keep theirs."""
+    from playwright.sync_api import expect
+    expect.set_options(timeout=10_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
 # -- helpers --------------------------------------------------------------------------------------
 
 class Table:
@@ -87,9 +104,15 @@ class Table:
         return rev
 
     # every tap and every field goes through these: first let the live updates settle
-    def tap(self, locator) -> None:
+    def tap(self, locator, request: bool = True) -> None:
+        """Tap, then (unless the tap only opens something on the page) wait for the htmx request it
+        sends to be answered and swapped in."""
         self.settle()
+        page = locator.page
+        before = page.evaluate("window.__xhrs.size")
         locator.tap()
+        if request:
+            page.wait_for_function(REQUESTED, arg=before)
 
     def fill(self, locator, value: str) -> None:
         self.settle()
@@ -100,17 +123,16 @@ class Table:
         locator.select_option(value)
 
 
-# Installed in every page: the latest revision the event stream announced, and htmx's requests.
+# Installed in every page: the latest revision the event stream announced, and the requests htmx
+# actually sent (a refresh that app.js holds back while the player types is never sent).
 WATCH = """
 window.__sseRev = -1; window.__xhrs = new Set();
 document.addEventListener('htmx:sseMessage', function (e) {
   var n = parseInt(e.detail && e.detail.data, 10); if (!isNaN(n)) window.__sseRev = Math.max(window.__sseRev, n);
 });
-document.addEventListener('htmx:beforeRequest', function (e) { window.__xhrs.add(e.detail.xhr); });
-document.addEventListener('htmx:beforeRequest', function (e) { console.log('DBG req ' + e.detail.requestConfig.verb + ' ' + e.detail.requestConfig.path + ' t=' + performance.now().toFixed(0) + ' dial=' + JSON.stringify(e.detail.requestConfig.parameters && e.detail.requestConfig.parameters.dial)); });
-document.addEventListener('htmx:afterSwap', function (e) { console.log('DBG swap ' + e.detail.target.id + ' t=' + performance.now().toFixed(0)); });
-document.addEventListener('htmx:sseMessage', function (e) { console.log('DBG sse ' + (e.detail && e.detail.data) + ' t=' + performance.now().toFixed(0)); });
+document.addEventListener('htmx:beforeSend', function (e) { window.__xhrs.add(e.detail.xhr); });
 """
+REQUESTED = """n => window.__xhrs.size > n && [...window.__xhrs].every(x => x.readyState === 4)"""
 SETTLED = """rev => {
   if (window.__sseRev < rev) return false;
   for (const x of window.__xhrs) { if (x.readyState !== 4) return false; }
@@ -134,8 +156,16 @@ def entry_form(page, entry_type: str):
     return page.locator(f"form:has(input[name='type'][value='{entry_type}'])")
 
 
-def shot(page, name: str, full: bool = False) -> None:
+def shot(page, name: str, full: bool = False, at=None) -> None:
+    """A screenshot for a person to look at; ``at``: a locator to scroll into view first."""
+    if at is not None:  # to the middle of the screen, clear of the bottom bar
+        at.evaluate("e => e.scrollIntoView({block: 'center'})")
     page.screenshot(path=str(SHOTS / f"dune-turns-{name}.png"), full_page=full)
+    if os.environ.get("DUNE_SHOT_CHUNKS") and full:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        for i, y in enumerate(range(0, height, 844)):
+            page.screenshot(path=str(SHOTS / f"dune-turns-{name}-{i}.png"), full_page=True,
+                            clip={"x": 0, "y": y, "width": 390, "height": min(844, height - y)})
 
 
 def phase_line(page):
@@ -144,9 +174,8 @@ def phase_line(page):
 
 # -- the journey ----------------------------------------------------------------------------------
 
-def test_two_full_turns_on_phones(server, browser):
+def test_two_full_turns_on_phones(server, browser, patience):
     from playwright.sync_api import expect
-    expect.set_options(timeout=8000)
     t_start = time.monotonic()
 
     # -- the laptop creates the table on the start page ------------------------------------------------
@@ -171,7 +200,6 @@ def test_two_full_turns_on_phones(server, browser):
         page.wait_for_function("() => !document.body.classList.contains('offline')")
         page.evaluate("window.__noReload = 'still here'")
         table.phones[f] = page
-        page.on("console", lambda m, f=f: print("CONSOLE", f, m.text) if "DBG" in m.text else None)
     fremen, atreides, bg = (table.phones[f] for f in ("fremen", "atreides", "bg"))
     # the laptop plays along as host, on the table page (every faction's spice in one table)
     host.goto(f"{server.url}/t/{code}")
@@ -213,18 +241,17 @@ def test_two_full_turns_on_phones(server, browser):
     expect(entry_form(fremen, "storm.dial")).to_have_count(0)      # the Fremen do not dial on turn 1
     for page, dial in ((atreides, "4"), (bg, "3")):
         form = entry_form(page, "storm.dial")
-        form.locator("input[name='dial']").fill(dial)
+        table.fill(form.locator("input[name='dial']"), dial)
         table.tap(form.locator("button", has_text="Enter my dial"))
         expect(page.locator("#refusal")).to_have_count(0)
     expect(fremen.locator(".phase-box p", has_text="Dialling")).to_contain_text("Atreides ✓")
-    import json; st = table.state(); print("DEBUG", json.dumps({f: st["factions"][f].get("private", {}).get("storm_dial") for f in SIX}), st.get("storm_pending"), st.get("storm_dials"))
     # the preview is on another phone before anyone applies it
     preview = fremen.locator("#storm-preview")
     expect(preview).to_contain_text("moves 7 sectors, 18 → 7")
     expect(preview).to_contain_text("The Minor Erg@5: Atreides −2")
     expect(atreides.locator("#storm-preview")).to_contain_text("Atreides −2")
     expect(fremen.locator(".status .storm .sector")).to_have_text("18")   # nothing applied yet
-    shot(fremen, "storm-preview")
+    shot(fremen, "storm-preview", at=preview)
     table.tap(fremen.locator("button", has_text="Apply storm: move 7"))
     for page in (fremen, atreides, bg):
         expect(page.locator(".status .storm .sector")).to_have_text("7")
@@ -243,7 +270,7 @@ def test_two_full_turns_on_phones(server, browser):
     table.select(blow.locator("select[name='card']"), "Old Gap")
     expect(blow.locator(".blow-preview")).to_contain_text("6 spice in Old Gap")
     expect(blow.locator(".blow-preview")).to_contain_text("smuggler token goes to False Wall West")
-    shot(bg, "blow-preview")
+    shot(bg, "blow-preview", at=blow)
     table.tap(blow.locator("button", has_text="Apply this card"))
     expect(fremen.locator("#board tr", has_text="Old Gap")).to_contain_text("6")
     blow = entry_form(bg, "spice.blow")
@@ -296,11 +323,17 @@ def test_two_full_turns_on_phones(server, browser):
     table.fill(ship.locator("input[name='forces']"), "1")
     table.tap(ship.locator("button", has_text="Ship"))
     refusal = bg.locator("#refusal")
-    expect(refusal).to_contain_text("The storm is over sector 7")
+    expect(refusal.locator("p").first).to_contain_text(
+        "The storm is over sector 7: no forces can be shipped into The Minor Erg")
     rule_link = refusal.locator("a.rule-link")
     expect(rule_link).to_have_attribute("href", re.compile(r"^/rules/[a-z0-9-]+\?table=" + code))
     refusal_text = refusal.locator("p").first.inner_text()
-    shot(bg, "refusal", full=False)
+    rule_page = bg.context.new_page()          # the rule link opens a real rules entry
+    response = rule_page.goto(server.url + rule_link.get_attribute("href"))
+    assert response.status == 200
+    expect(rule_page.locator("h1")).not_to_be_empty()
+    rule_page.close()
+    shot(bg, "refusal", at=refusal)
     table.tap(refusal.locator("button", has_text="Override"))
     expect(bg.locator("#refusal")).to_have_count(0)
     expect(bg.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_contain_text("1")
@@ -311,10 +344,9 @@ def test_two_full_turns_on_phones(server, browser):
     table.tap(atreides.locator("#my-panel .stack[data-territory='Arrakeen'] button", has_text="Where?"))
     dest = atreides.locator("#reach li.reachable[data-territory='Old Gap']")
     expect(dest).to_be_visible()
-    if dest.locator("select[name='to_sector']").count():
-        table.select(dest.locator("select[name='to_sector']"), "9")
+    table.select(dest.locator("select[name='to_sector']"), "9")        # Old Gap spans sectors 8-10
     table.fill(dest.locator("input[name='forces']"), "2")
-    shot(atreides, "reach")
+    shot(atreides, "reach", at=dest)
     table.tap(dest.locator("button", has_text="Move → Old Gap"))
     expect(atreides.locator("#my-panel .stack[data-territory='Old Gap']")).to_contain_text("2")
     expect(atreides.locator("#my-panel .stack[data-territory='Arrakeen']")).to_contain_text("8")
@@ -326,16 +358,18 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(fremen, "Spice Collection")
     for page in (fremen, atreides, bg):
         expect(page.locator(".phase-box li", has_text="Old Gap")).to_have_text("Atreides +6 collection from Old Gap")
-    print(fremen.locator(".phase-box ul").inner_text())
-    shot(fremen, "collection-preview")
+    expect(fremen.locator(".phase-box li", has_text="Arrakeen")).to_have_text("Atreides +2 stronghold from Arrakeen")
+    expect(fremen.locator(".phase-box li", has_text="Carthag")).to_have_text("Harkonnen +2 stronghold from Carthag")
+    shot(fremen, "collection-preview", at=fremen.locator(".phase-box"))
     expect(atreides.locator("#my-spice")).to_have_text("8")
     table.tap(bg.locator("button", has_text="Apply collection"))
-    expect(atreides.locator("#my-spice")).to_have_text("14")
+    expect(atreides.locator("#my-spice")).to_have_text("16")
+    expect(atreides.locator("#board tr", has_text="Old Gap").locator("b.spice")).to_have_count(0)  # all taken
 
     # -- Mentat Pause; the Fremen draw next turn's storm card, privately ------------------------------------------
     next_phase(atreides, "Mentat Pause")
     expect(fremen.locator(".phase-box")).to_contain_text("No winner yet")
-    table.tap(fremen.locator("#my-panel details.secrets summary"))
+    table.tap(fremen.locator("#my-panel details.secrets summary"), request=False)
     card = entry_form(fremen, "storm.card")
     table.select(card.locator("select[name='card']"), "3")
     table.tap(card.locator("button", has_text="Record"))
@@ -348,6 +382,7 @@ def test_two_full_turns_on_phones(server, browser):
     next_phase(fremen, "Storm", turn=2)
     expect(entry_form(atreides, "storm.dial")).to_have_count(0)
     expect(atreides.locator("button", has_text="Reveal the Fremen storm card")).to_have_count(0)
+    expect(atreides.locator(".phase-box")).to_contain_text("Waiting for the Fremen to reveal the storm card")
     table.tap(fremen.locator("button", has_text="Reveal the Fremen storm card"))
     preview = atreides.locator("#storm-preview")
     expect(preview).to_contain_text("moves 3 sectors, 7 → 10")
@@ -387,14 +422,21 @@ def test_two_full_turns_on_phones(server, browser):
     table.fill(revive.locator("input[name='forces']"), "2")
     table.tap(revive.locator("button", has_text="Revive"))
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("0")
-    expect(atreides.locator("#my-spice")).to_have_text("14")
+    expect(atreides.locator("#my-spice")).to_have_text("16")
+    expect(atreides.locator("#board tr", has_text="Old Gap").locator("b.spice")).to_have_count(0)  # all taken
 
     next_phase(fremen, "Shipment & Movement", turn=2)
     next_phase(fremen, "Battle", turn=2)
     next_phase(fremen, "Spice Collection", turn=2)
+    expect(bg.locator(".phase-box li", has_text="Arrakeen")).to_have_text("Atreides +2 stronghold from Arrakeen")
+    table.tap(fremen.locator("button", has_text="Apply collection"))
+    expect(atreides.locator("#my-spice")).to_have_text("18")
     next_phase(fremen, "Mentat Pause", turn=2)
     expect(bg.locator(".phase-box")).to_contain_text("No winner yet")
     next_phase(atreides, "Storm", turn=3)
+    # no card recorded for turn 3 yet: the Fremen phone says so instead of offering a reveal
+    expect(fremen.locator(".phase-box")).to_contain_text("No storm card recorded")
+    expect(fremen.locator("button", has_text="Reveal the Fremen storm card")).to_have_count(0)
 
     # -- the history tells what happened, and no phone ever reloaded ------------------------------------------------
     for page in (fremen, atreides, bg):
@@ -402,15 +444,16 @@ def test_two_full_turns_on_phones(server, browser):
     history = fremen.context.new_page()
     history.goto(f"{server.url}/t/{code}/history")
     entries = history.locator("ol.history")
-    for text in ("Fremen place their 10 starting forces", "Atreides dials the storm", "storm moves 7 sectors",
+    for text in ("Fremen place their 10 starting forces", "Atreides: private entry",      # the dials stay secret
+                 "Bene Gesserit: private entry", "storm moves 7 sectors",
                  "spice blow A: Old Gap", "Fremen claims CHOAM charity", "Atreides buys a card for 2",
                  "Atreides revives 2 forces", "Bene Gesserit ships 1 force to The Minor Erg",
+                 "Atreides moves 2 from Arrakeen to Old Gap",
                  "spice collected", "Fremen draw next turn's storm card", "Fremen reveal the storm card",
                  "storm moves 3 sectors", "spice blow B: Shai-Hulud"):
         expect(entries).to_contain_text(text)
     expect(entries.locator("li.override")).to_contain_text("ships 1 force to The Minor Erg")
-    history_text = entries.inner_text()
-    assert not re.search(r"dials? (the storm )?\d", history_text)   # the dials stayed secret
+    expect(entries.locator("li.override")).to_contain_text("waived: The storm is over sector 7")
     history.close()
 
     elapsed = time.monotonic() - t_start
@@ -423,4 +466,90 @@ def test_two_full_turns_on_phones(server, browser):
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 1, f"{f}: the page is {overflow}px wider than the phone"
     for page in list(table.phones.values()):
+        page.context.close()
+
+
+# -- the board screen ---------------------------------------------------------------------------------
+
+def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, patience):
+    from playwright.sync_api import expect
+
+    status, body = server.request("POST", "/api/tables", {"factions": SIX})
+    assert status == 201, body
+    code = body["table"]
+    table = Table(server, code, body["host_token"])
+    # setup shortcuts (host token): the starting choices, spice on the board, and spice behind every
+    # shield set to numbers that appear nowhere else, so that the board page can be searched for them
+    table.act(type="setup.fremen", faction="fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    table.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    table.act(type="board.spice", territory="The Great Flat", amount=10)
+    secret = dict(zip(SIX, (37, 41, 53, 59, 61, 67)))
+    for f, n in secret.items():
+        table.act(type="spice.set", faction=f, amount=n)
+
+    board = join(browser, body["join_url"], "board", BOARD_SCREEN)
+    board.wait_for_url(re.compile(rf"/t/{code}/board$"))
+    board.wait_for_function("() => !document.body.classList.contains('offline')")
+    board.evaluate("window.__noReload = 'still here'")
+    atreides = join(browser, body["join_url"], "atreides")
+    atreides.wait_for_url(re.compile(rf"/t/{code}$"))
+    table.phones = {"board": board, "atreides": atreides}
+    table.settle()
+
+    # status: turn, phase, storm
+    expect(board.locator(".status .turn")).to_have_text("Turn 1/10 · Storm")
+    expect(board.locator(".status .storm .sector")).to_have_text("18")
+    expect(board.locator(".status .order .chip")).to_have_count(6)
+    # the schematic: 18 sectors, the storm's one highlighted
+    svg = board.locator("svg.board-svg")
+    expect(svg).to_be_visible()
+    expect(svg).to_have_attribute("aria-label", "Board: storm over sector 18")
+    sectors = svg.locator("path:has(title)")
+    expect(sectors).to_have_count(18)
+    fills = sectors.evaluate_all("ps => ps.map(p => [p.querySelector('title').textContent, p.getAttribute('fill')])")
+    storm_fill = dict(fills)["Sector 18"]
+    assert [name for name, fill in fills if fill == storm_fill] == ["Sector 18"], fills
+    box = svg.bounding_box()
+    assert box["width"] >= 400 and box["height"] >= 400, box   # readable across the room
+    # the territory table: every stack and the spice on the board
+    rows = board.locator("#board table.board-table tbody tr")
+    expect(rows.filter(has_text="Arrakeen")).to_contain_text("Atreides 10")
+    expect(rows.filter(has_text="Carthag")).to_contain_text("Harkonnen 10")
+    expect(rows.filter(has_text="Tuek's Sietch")).to_contain_text("Spacing Guild 5")
+    expect(rows.filter(has_text="Sietch Tabr")).to_contain_text("Fremen 10")
+    expect(rows.filter(has_text="Polar Sink")).to_contain_text("Bene Gesserit 1")
+    expect(rows.filter(has_text="The Great Flat").locator(".spice")).to_have_text("10")
+    # the board view can only watch: no entry forms, no faction's private panel
+    expect(board.locator("form[hx-post]")).to_have_count(0)
+    expect(board.locator("#my-panel")).to_have_count(0)
+    board.screenshot(path=str(SHOTS / "dune-turns-board.png"), full_page=True)
+
+    # a phone changes the storm: the board follows without a reload
+    table.tap(atreides.locator("summary", has_text="Storm sector"), request=False)
+    storm_form = entry_form(atreides, "storm.set")
+    table.fill(storm_form.locator("input[name='sector']"), "5")
+    table.tap(storm_form.locator("button", has_text="Set storm"))
+    expect(board.locator(".status .storm .sector")).to_have_text("5")
+    expect(svg).to_have_attribute("aria-label", "Board: storm over sector 5")
+    expect(board.locator("svg.board-svg path:has(title:text-is('Sector 5'))")).to_have_attribute("fill", storm_fill)
+    expect(board.locator("svg.board-svg path:has(title:text-is('Sector 18'))")).not_to_have_attribute("fill", storm_fill)
+    # ... and the phase
+    table.tap(atreides.locator("button", has_text="Next phase"))
+    expect(board.locator(".status .turn")).to_have_text("Turn 1/10 · Spice Blow & Nexus")
+    assert board.evaluate("window.__noReload") == "still here"
+    board.screenshot(path=str(SHOTS / "dune-turns-board-after.png"), full_page=True)
+
+    # never any spice behind a shield: none of the six amounts appears anywhere on the page
+    table.settle()
+    text = board.inner_text("body")
+    # the view's markup too (attributes included), less the SVG's coordinates and colours
+    html = re.sub(r'\b(d|viewBox|x|y|cx|cy|r|fill|stroke)="[^"]*"', "", board.locator("#view").inner_html())
+    for f, n in secret.items():
+        pattern = rf"(?<![\d.#-]){n}(?![\d.])"
+        assert not re.search(pattern, text), (f, n, text)
+        m = re.search(pattern, html)
+        assert not m, (f, n, html[max(0, m.start() - 120):m.end() + 40])
+    # while the Atreides phone does show its own
+    expect(atreides.locator("#my-spice")).to_have_text(str(secret["atreides"]))
+    for page in (board, atreides):
         page.context.close()
