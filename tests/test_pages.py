@@ -271,7 +271,7 @@ def test_act_form_entries_and_refusals_render_in_the_fragment(app):
     assert re.search(r'id="my-spice">11<', r.get_data(as_text=True))
     # stale
     r = phone.post(f"/t/{code}/act", data={"type": "storm.set", "sector": "3", "revision": "0"}, headers=h)
-    assert "Nothing was changed" in r.get_data(as_text=True)
+    assert "The table changed while you were typing" in r.get_data(as_text=True)
     # for another faction
     r = phone.post(f"/t/{code}/act", data={"type": "spice.set", "faction": "fremen", "amount": "3",
                                            "revision": "1"}, headers=h)
@@ -433,3 +433,49 @@ def test_two_phones_tapping_the_same_free_seat_at_once_one_wins_and_keeps_it(app
                    if r.status_code == 302 and p.get(f"/t/{code}/view").status_code == 200]
         assert len(working) == 1, [r.status_code for r in results]
         assert sum(r.status_code == 302 for r in results) == 1, [r.status_code for r in results]
+
+
+def test_a_stale_form_entry_offers_one_tap_resend_with_the_same_values(app, client):
+    """Two dialers typing at once: the second gets the fresh table and a 'Send it again' button
+    carrying its own values at the new revision; nothing was changed by the stale entry."""
+    import re
+
+    from conftest import SIX, create_table, join_seat, state
+    t = create_table(client, SIX)
+    phone = join_seat(app, t.code, "atreides")
+    token = phone.get_cookie("csrf").value
+    rev = state(client, t.code, t.host)["revision"]
+    r = phone.post(f"/t/{t.code}/act", data={"type": "storm.set", "sector": "4", "revision": str(rev)},
+                   headers={"X-CSRF-Token": token})
+    assert "storm over <b class=\"sector\">4" in r.get_data(as_text=True)
+    # same revision again: stale
+    html = phone.post(f"/t/{t.code}/act", data={"type": "storm.set", "sector": "6", "revision": str(rev)},
+                      headers={"X-CSRF-Token": token}).get_data(as_text=True)
+    assert "The table changed while you were typing" in html
+    assert state(client, t.code, t.host)["storm"]["sector"] == 4
+    form = re.search(r'<form[^>]*class="resend".*?</form>', html, re.S).group(0)
+    assert 'name="sector" value="6"' in form and f'name="revision" value="{rev + 1}"' in form
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+    r = phone.post(f"/t/{t.code}/act", data=fields, headers={"X-CSRF-Token": token})
+    assert state(client, t.code, t.host)["storm"]["sector"] == 6
+
+
+def test_override_form_keeps_structured_entries(app, client):
+    """The Fremen setup (a list of placements) survives the refusal-then-override round trip."""
+    import re
+
+    from conftest import SIX, create_table, join_seat, state
+    t = create_table(client, SIX)
+    phone = join_seat(app, t.code, "fremen")
+    token = phone.get_cookie("csrf").value
+    data = {"type": "setup.fremen", "faction": "fremen", "revision": "0",
+            "placements-0-territory": "Sietch Tabr", "placements-0-forces": "6",
+            "placements-1-territory": "Carthag", "placements-1-forces": "4"}
+    html = phone.post(f"/t/{t.code}/act", data=data, headers={"X-CSRF-Token": token}).get_data(as_text=True)
+    assert "The Fremen start only in" in html
+    form = re.search(r'<form[^>]*class="override".*?</form>', html, re.S).group(0)
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+    assert fields["placements-1-territory"] == "Carthag"
+    phone.post(f"/t/{t.code}/act", data=fields, headers={"X-CSRF-Token": token})
+    s = state(client, t.code, t.host)
+    assert s["board"]["territories"]["Carthag"]["forces"]["fremen"]["forces"] == 4

@@ -247,8 +247,12 @@ def act(code):
     body = form_entry()
     try:
         tables().submit(t.code, role, body)
-    except Stale as exc:
-        return render_view(t.code, role, {"message": f"{exc} Nothing was changed.", "rule": None}, 200)
+    except Stale:
+        # the table moved on while this phone was typing: show the fresh table and offer the same
+        # entry again in one tap (nothing is merged without the player seeing the new state)
+        return render_view(t.code, role, {"message": "The table changed while you were typing: check the new "
+                                                     "state, then send your entry again.",
+                                          "rule": None, "entry": body, "resend": True}, 200)
     except Forbidden as exc:
         return render_view(t.code, role, {"message": str(exc), "rule": None}, 200)
     except EntryError as exc:
