@@ -13,14 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LiveServer
+from conftest import CHROMIUM, PHONE, LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
-             user_agent="Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-                        "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 
 pytestmark = [
@@ -34,15 +28,6 @@ def server(tmp_path_factory):
     srv = LiveServer(tmp_path_factory.mktemp("browser") / "data").start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def shows_number(text: str, n: int) -> bool:

@@ -78,3 +78,11 @@ def test_jacurutu_counts_toward_victory(client):
     act(client, t.code, t.host, type="phase.set", turn=3, phase="mentat_pause")
     v = state(client, t.code, t.host)["victory_preview"]
     assert v["winners"] == ["harkonnen"]
+
+
+def test_peeking_where_there_is_no_token_is_refused_clearly(client):
+    t = create_table(client, SIX)
+    r = act(client, t.code, t.seats["fremen"], type="discovery.peek", faction="fremen", territory="Meridian",
+            sector=18, token="Shrine", expect=422)
+    assert r.json["error"]["message"] == "There is no Discovery token in Meridian."
+    assert r.json["error"]["overridable"] is False

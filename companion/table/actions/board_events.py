@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ...rules.board import SHIELD_WALL, piece_id
+from ...rules.board import SHIELD_WALL
 from ...rules.errors import hard
 from ...rules.spice import discovery_token, may_peek
 from . import Ctx, FactionId, Payload, action
@@ -81,7 +81,7 @@ class TokenAt(Payload):
 def _token_piece(ctx: Ctx, state: dict, p: TokenAt) -> str:
     piece = resolve_piece(ctx, p.territory, p.sector)
     if piece not in state["board"]["discovery"]:
-        raise hard(f"There is no Discovery token in {territory}.", "kiss-discovery-tokens")
+        raise hard(f"There is no Discovery token in {piece.split('@')[0]}.", "kiss-discovery-tokens")
     return piece
 
 
