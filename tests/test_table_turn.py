@@ -130,7 +130,7 @@ def test_without_fremen_the_drawn_card_is_entered_and_the_storm_wraps(client):
     ok(client, t, type="forces.place", faction="emperor", territory="Habbanya Ridge Flat", sector=17, forces=2)
     ok(client, t, type="storm.set", sector=16)
     set_phase(client, t, "storm", turn=2)
-    refused(client, t, "host", "kiss-faster-storm", "only the 2 to 6 cards", type="storm.draw", card=1)
+    refused(client, t, "host", "kiss-faster-storm", "only the cards 2 to 6", type="storm.draw", card=1)
     refused(client, t, "host", None, "card", type="storm.draw", card=7)
     ok(client, t, type="storm.draw", card=5)
     assert state(client, t.code, t.seats["guild"])["storm_phase"]["pending"] == {"sectors": 5,
@@ -433,7 +433,7 @@ def test_the_last_turn_ends_the_game_and_phase_set_is_for_the_host(client):
     for _ in range(8):
         s = ok(client, t, type="phase.next")
     assert (s["turn"], s["phase"]) == (1, "mentat_pause")
-    refused(client, t, "host", "base-victory", "Turn 1 was the last turn", type="phase.next")
+    refused(client, t, "host", "base-turn-sequence", "Turn 1 was the last turn", type="phase.next")
     refused(client, t, "atreides", None, "Only the host", _status=403, type="phase.set", turn=1, phase="storm")
     s = ok(client, t, type="phase.set", turn=1, phase="bidding")
     assert (s["turn"], s["phase"]) == (1, "bidding")
@@ -466,3 +466,26 @@ def test_bidding_shows_cards_up_for_auction(client):
     act(client, t.code, t.host, type="hand.set", faction="atreides", size=4)
     act(client, t.code, t.host, type="phase.set", turn=1, phase="bidding")
     assert state(client, t.code, t.host)["cards_for_auction"] == 5
+
+
+def test_leader_revival_in_the_revival_phase_is_priced_and_paid_to_the_tleilaxu(client):
+    from conftest import act, create_table, state
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu"])
+    act(client, t.code, t.host, type="leader.tanks", faction="atreides", leader="Duncan Idaho")
+    act(client, t.code, t.host, type="phase.set", turn=2, phase="revival")
+    # four Atreides leaders are still alive: not yet
+    r = act(client, t.code, t.seats["atreides"], type="leader.revive", faction="atreides", leader="Duncan Idaho",
+            expect=422)
+    assert r.json["error"]["rule"] == "base-leader-revival"
+    assert r.json["error"]["message"] == "Atreides can revive a leader only when all of its leaders are in the tanks."
+    for leader in ("Thufir Hawat", "Lady Jessica", "Gurney Halleck", "Dr. Wellington Yueh"):
+        act(client, t.code, t.host, type="leader.tanks", faction="atreides", leader=leader)
+    before = state(client, t.code, t.host)["factions"]
+    act(client, t.code, t.seats["atreides"], type="leader.revive", faction="atreides", leader="Gurney Halleck")
+    after = state(client, t.code, t.host)["factions"]
+    assert after["atreides"]["spice"] == before["atreides"]["spice"] - 4  # his strength
+    assert after["tleilaxu"]["spice"] == before["tleilaxu"]["spice"] + 4  # Axolotl Tanks
+    # one leader per turn
+    r = act(client, t.code, t.seats["atreides"], type="leader.revive", faction="atreides", leader="Duncan Idaho",
+            expect=422)
+    assert "already revived a leader this turn" in r.json["error"]["message"]

@@ -39,6 +39,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .board import Board
 from .errors import RuleViolation, hard
+from .factions import FACTION_NAMES
 from .storm import check_spice, counts, parse_piece
 
 FACTIONS = ("atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu")
@@ -290,7 +291,7 @@ def leader_revival(
     if faction == "ecaz" and leader == DUKE_VIDAL:
         return {"cost": DUKE_VIDAL_COST, "payee": payee, "rule": "ecaz-revival"}
     if revived_this_turn >= 1:
-        raise RuleViolation(f"{faction} already revived a leader this turn.", "base-leader-revival")
+        raise RuleViolation(f"{FACTION_NAMES[faction]} already revived a leader this turn.", "base-leader-revival")
     if faction == "ecaz":
         if leaders_in_tanks is None or leaders_in_tanks < 5:
             raise RuleViolation(
@@ -299,7 +300,7 @@ def leader_revival(
             )
     elif leaders_outside_tanks > 0:
         raise RuleViolation(
-            f"{faction} can revive a leader only when all of its leaders are in the tanks.",
+            f"{FACTION_NAMES[faction]} can revive a leader only when all of its leaders are in the tanks.",
             "base-leader-revival",
         )
     return {"cost": strength, "payee": payee, "rule": rule}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..rules.board import POLAR_SINK, load_board, piece_id, split_piece
 from ..rules.errors import hard
 from ..rules.factions import faction, faction_name
+from ..rules.phases import default_dots
 
 PHASES = (
     "storm", "spice_blow", "charity", "bidding", "revival",
@@ -26,7 +27,7 @@ def default_seats(factions: list[str], dots: list[int]) -> dict[str, int]:
     """Player dots in seating order: the board's six dots for up to six factions; with seven to
     nine, dots spread evenly round the 18 sectors (the table can set its own with dots.set)."""
     if len(factions) <= len(dots):
-        return {f: dots[i] for i, f in enumerate(factions)}
+        return default_dots(factions, dots)
     return {f: 1 + (i * 18) // len(factions) for i, f in enumerate(factions)}
 
 

@@ -8,6 +8,8 @@ from pydantic import Field, field_validator
 from ...rules.board import POLAR_SINK, piece_id
 from ...rules.errors import hard
 from ...rules.factions import faction, faction_name
+from ...rules.phases import next_phase
+from ...rules.storm import validate_storm_card
 from ..state import (
     PHASES, position_of, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
 )
@@ -208,7 +210,7 @@ class LeaderEntry(Payload):
     faction: FactionId
     leader: str = Field(min_length=1, max_length=60)
     by: FactionId | None = None
-    paid: int = Field(default=0, ge=0, le=20)
+    paid: int | None = Field(default=None, ge=0, le=20)
 
     @property
     def parties(self) -> list[str]:
@@ -225,6 +227,29 @@ def find_leader(state: dict, f: str, leader: str) -> dict:
     raise hard(f"{name(f)} has no leader called {leader!r}: {names}.")
 
 
+def revive_leader(ctx: Ctx, state: dict, p, ld: dict) -> None:
+    """In the Revival phase the rules price it (its strength, paid to the Tleilaxu when they play)
+    and check when it is allowed; elsewhere it is a correction, paid only if ``paid`` says so."""
+    from ...rules.economy import leader_revival
+    payee = "tleilaxu" if "tleilaxu" in state["factions_present"] and p.faction != "tleilaxu" else "bank"
+    amount = p.paid or 0
+    if p.paid is None and state["phase"] == "revival":
+        leaders = state["factions"][p.faction]["leaders"]
+        revived = state.setdefault("leaders_revived", {})
+        key = f"{state['turn']}:{p.faction}"
+        priced = ctx.rules(leader_revival, p.faction, ld["strength"] or 0, state["factions_present"],
+                           leaders_outside_tanks=sum(1 for x in leaders if x["status"] != "tanks"),
+                           leaders_in_tanks=sum(1 for x in leaders if x["status"] == "tanks"),
+                           revived_this_turn=revived.get(key, 0), leader=ld["name"])
+        amount = priced["cost"] if priced else 0
+        revived[key] = revived.get(key, 0) + 1
+    if amount:
+        add_spice(state, p.faction, -amount)
+        if payee == "tleilaxu":
+            add_spice(state, "tleilaxu", amount)
+    ld.update(status="alive", captured_by=None)
+
+
 def _leader_entry(kind: str):
     def handler(ctx: Ctx, state: dict, p: LeaderEntry) -> None:
         present(state, p.faction)
@@ -236,12 +261,7 @@ def _leader_entry(kind: str):
         elif kind == "leader.revive":
             if ld["status"] != "tanks":
                 raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
-            if p.paid:
-                from .core import add_spice as _add
-                _add(state, p.faction, -p.paid)
-                if "tleilaxu" in state["factions_present"] and p.faction != "tleilaxu":
-                    state["private"]["tleilaxu"]["spice"] += p.paid
-            ld.update(status="alive", captured_by=None)
+            revive_leader(ctx, state, p, ld)
         elif kind == "leader.capture":
             if not p.by or p.by == p.faction:
                 raise hard("Say which other faction captures the leader ('by').", "harkonnen-captured-leaders")
@@ -406,16 +426,10 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
 
 @action("phase.next", PhaseNext, faction_field=None, summary=lambda p: "next phase")
 def phase_next(ctx: Ctx, state: dict, p: PhaseNext) -> None:
-    i = PHASES.index(state["phase"])
-    if state["setup"]["pending"] and state["turn"] == 1 and i == 0:
+    if state["setup"]["pending"] and state["turn"] == 1 and state["phase"] == PHASES[0]:
         waiting = ", ".join(name(x["faction"]) for x in state["setup"]["pending"])
         ctx.check(False, f"Setup is not finished: waiting for {waiting}.", "base-setup")
-    if i + 1 < len(PHASES):
-        start_phase(state, state["turn"], PHASES[i + 1])
-    else:
-        if state["turn"] >= state["last_turn"]:
-            raise hard(f"Turn {state['last_turn']} was the last turn of this game.", "base-victory")
-        start_phase(state, state["turn"] + 1, PHASES[0])
+    start_phase(state, *next_phase(state["turn"], state["phase"], state["last_turn"]))
 
 
 class PhaseSet(Payload):
@@ -622,7 +636,7 @@ class StormCard(Payload):
 @action("storm.card", StormCard, secret=True, summary=lambda p: "Fremen draw next turn's storm card")
 def storm_card(ctx: Ctx, state: dict, p: StormCard) -> None:
     present(state, "fremen")
-    ctx.check(2 <= p.card <= 6, "The KISS storm deck holds only the 2 to 6 cards.", "kiss-faster-storm")
+    ctx.rules(validate_storm_card, p.card)
     state["private"]["fremen"]["storm_card"] = p.card
 
 

@@ -10,11 +10,11 @@ from typing import Literal
 from pydantic import Field
 
 from ...rules import economy, spice, storm, victory
-from ...rules.board import POLAR_SINK, Board, piece_id, split_piece
+from ...rules.board import Board, piece_id
 from ...rules.errors import hard
 from ...rules.occupancy import check_destination_occupancy, in_storm
 from ...rules.phases import storm_order
-from ..state import occupants, place_forces
+from ..state import occupants
 from . import Ctx, FactionId, Payload, action
 from .core import add_spice, name, present, resolve_place
 from .moves import position
@@ -100,10 +100,9 @@ def storm_dial(ctx: Ctx, state: dict, p: StormDial) -> None:
     state["private"][p.faction]["storm_dial"] = p.dial
     dialled = state.setdefault("storm_dials", {})
     dialled[p.faction] = True  # public: who has dialled, not what
-    entered = [f for f in dialers if f in dialled]
-    if len(entered) == len(dialers):
-        total = sum(state["private"][f].get("storm_dial", 0) for f in dialers)
-        state["storm_pending"] = {"sectors": total, "source": "dials"}
+    if len(dialers) == 2 and all(f in dialled for f in dialers):
+        a, b = (state["private"][f].get("storm_dial", 0) for f in dialers)
+        state["storm_pending"] = {"sectors": storm.first_storm_move(a, b), "source": "dials"}
 
 
 class StormReveal(Payload):
@@ -129,7 +128,7 @@ class StormDraw(Payload):
 
 @action("storm.draw", StormDraw, faction_field=None, summary=lambda p: f"storm card drawn: {p.card}")
 def storm_draw(ctx: Ctx, state: dict, p: StormDraw) -> None:
-    ctx.check(2 <= p.card <= 6, "The KISS storm deck holds only the 2 to 6 cards.", "kiss-faster-storm")
+    ctx.rules(storm.validate_storm_card, p.card)
     ctx.check("fremen" not in state["factions_present"],
               "With the Fremen at the table, the Fremen draw the storm card privately.", "fremen-storm-deck")
     state["storm_pending"] = {"sectors": p.card, "source": "storm card"}
@@ -443,5 +442,4 @@ def victory_confirm(ctx: Ctx, state: dict, p: Victory) -> None:
                                   + (f": {p.reason or result.reason}" if (p.reason or result.reason) else "")}
 
 
-__all__ = ["preview_storm", "preview_blow", "preview_collection", "preview_victory", "storm_dialers",
-           "POLAR_SINK", "split_piece", "place_forces"]
+__all__ = ["preview_storm", "preview_blow", "preview_collection", "preview_victory", "storm_dialers"]
