@@ -80,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "rules":
         from .search.cli import main as rules_main
-        return rules_main(argv[1:])
+        try:
+            return rules_main(argv[1:])
+        except BrokenPipeError:  # `companion rules ... | head`: the reader has had enough
+            sys.stderr.close()
+            return 0
     if argv and argv[0] == "serve":
         argv = argv[1:]
     return serve(argv)
