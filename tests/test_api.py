@@ -520,3 +520,10 @@ def test_cookie_authenticated_api_writes_need_the_csrf_header(app, table6):
     assert r.status_code == 200
     assert ph.post(f"/api/tables/{code}/undo", json={}).status_code == 403
     assert ph.post(f"/api/tables/{code}/undo", json={}, headers={"X-CSRF-Token": csrf(ph)}).status_code == 200
+
+
+def test_table_answers_are_never_cached(client):
+    from conftest import SIX, bearer, create_table
+    t = create_table(client, SIX)
+    r = client.get(f"/api/tables/{t.code}/state", headers=bearer(t.seats["bg"]))
+    assert r.headers["Cache-Control"] == "no-store"

@@ -11,6 +11,14 @@ from . import auth
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+@bp.after_request
+def private_answers_are_not_cached(response):
+    """Table answers may carry a seat's secrets: never keep them in a browser or proxy cache."""
+    if "/tables/" in (request.path or ""):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def tables():
     return current_app.extensions["tables"]
 
