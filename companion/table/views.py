@@ -110,7 +110,8 @@ def board_view(state: dict) -> dict:
         t["type"] = board.territories[name].type if name in board.territories else "discovery"
         t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
                                 if split_piece(p)[0] == name}
-    return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"])}
+    return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"]),
+            "markers": copy.deepcopy(state["board"].get("markers", {}))}
 
 
 def victory_dict(result) -> dict:

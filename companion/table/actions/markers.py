@@ -1,0 +1,131 @@
+"""Face-down markers in strongholds: Moritani terror tokens and Ecaz ambassadors.
+
+Everyone sees that a stronghold holds a marker; only its owner (and the host) knows which one
+it is, until it is revealed."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...rules.errors import hard
+from ...rules.occupancy import resolve_territory
+from ..state import position_of
+from . import Ctx, Payload, action
+from .core import add_spice, present, resolve_place
+
+AMBASSADOR_COST = 2  # KISS cheaper ambassadors: the first each turn is free, then 2 spice each
+
+
+def markers(state: dict) -> dict:
+    return state["board"].setdefault("markers", {})
+
+
+def _stronghold(ctx: Ctx, state: dict, territory: str, rule: str) -> tuple[str, int | None]:
+    name = resolve_territory(ctx.board, position_of(state), territory)
+    t = ctx.board.territories.get(name)
+    if not (t and t.is_stronghold) and name != "Jacurutu Sietch":
+        raise hard(f"{name} is not a stronghold: these markers go only into strongholds.", rule)
+    return resolve_place(ctx, state, name, None)
+
+
+class TerrorPlace(Payload):
+    type: Literal["terror.place"]
+    faction: Literal["moritani"] = "moritani"
+    territory: str
+    token: str = Field(min_length=1, max_length=30)
+
+
+@action("terror.place", TerrorPlace, secret=True, summary=lambda p: f"Moritani place a terror token in {p.territory}")
+def terror_place(ctx: Ctx, state: dict, p: TerrorPlace) -> None:
+    present(state, "moritani")
+    name, _ = _stronghold(ctx, state, p.territory, "moritani-terrorize")
+    supply = state["private"]["moritani"]["terror_tokens"]
+    if p.token not in supply:
+        raise hard(f"The Moritani have no {p.token!r} terror token in their supply "
+                   f"({', '.join(supply) or 'none left'}).", "moritani-terror-tokens")
+    here = markers(state).setdefault(name, {})
+    if here.get("terror"):
+        raise hard(f"{name} already holds a terror token.", "moritani-terrorize")
+    ctx.check(state["phase"] == "mentat_pause", "Terror tokens are placed during the Mentat Pause.",
+              "moritani-terrorize")
+    supply.remove(p.token)
+    here["terror"] = True
+    state["private"]["moritani"].setdefault("terror_placed", {})[name] = p.token
+
+
+class TerrorReveal(Payload):
+    type: Literal["terror.reveal"]
+    faction: Literal["moritani"] = "moritani"
+    territory: str
+
+
+@action("terror.reveal", TerrorReveal, summary=lambda p: f"Moritani reveal the terror token in {p.territory}")
+def terror_reveal(ctx: Ctx, state: dict, p: TerrorReveal) -> None:
+    present(state, "moritani")
+    name, _ = resolve_place(ctx, state, p.territory, None)
+    placed = state["private"]["moritani"].get("terror_placed", {})
+    if name not in placed:
+        raise hard(f"There is no Moritani terror token in {name}.", "moritani-terrorize")
+    token = placed.pop(name)
+    markers(state)[name].pop("terror", None)
+    if not markers(state)[name]:
+        del markers(state)[name]
+    state["last_revealed"] = {"by": "moritani", "territory": name, "marker": f"terror token: {token}"}
+
+
+class AmbassadorPlace(Payload):
+    type: Literal["ambassador.place"]
+    faction: Literal["ecaz"] = "ecaz"
+    territory: str
+    ambassador: str = Field(min_length=1, max_length=30)
+
+
+@action("ambassador.place", AmbassadorPlace, secret=True,
+        summary=lambda p: f"Ecaz place an ambassador in {p.territory}")
+def ambassador_place(ctx: Ctx, state: dict, p: AmbassadorPlace) -> None:
+    present(state, "ecaz")
+    name, sector = _stronghold(ctx, state, p.territory, "ecaz-ambassadors")
+    supply = state["private"]["ecaz"]["ambassadors"]
+    if p.ambassador not in supply:
+        raise hard(f"Ecaz have no {p.ambassador!r} ambassador in their supply "
+                   f"({', '.join(supply) or 'none'}).", "ecaz-ambassadors")
+    here = markers(state).setdefault(name, {})
+    if here.get("ambassador"):
+        raise hard(f"{name} already holds an ambassador.", "ecaz-ambassadors")
+    ctx.check(sector != state["storm"]["sector"], f"The storm is over {name}: no ambassador can be placed there.",
+              "ecaz-ambassadors")
+    ctx.check(state["phase"] == "revival", "Ambassadors are placed at the end of the Revival phase.",
+              "ecaz-ambassadors")
+    placed_this_turn = state.setdefault("ambassadors_sent", {})
+    key = str(state["turn"])
+    cost = AMBASSADOR_COST if placed_this_turn.get(key, 0) >= 1 else 0
+    if cost:
+        add_spice(state, "ecaz", -cost)
+    placed_this_turn[key] = placed_this_turn.get(key, 0) + 1
+    supply.remove(p.ambassador)
+    here["ambassador"] = True
+    state["private"]["ecaz"].setdefault("ambassadors_placed", {})[name] = p.ambassador
+
+
+class AmbassadorTrigger(Payload):
+    type: Literal["ambassador.trigger"]
+    faction: Literal["ecaz"] = "ecaz"
+    territory: str
+
+
+@action("ambassador.trigger", AmbassadorTrigger,
+        summary=lambda p: f"Ecaz trigger the ambassador in {p.territory}")
+def ambassador_trigger(ctx: Ctx, state: dict, p: AmbassadorTrigger) -> None:
+    present(state, "ecaz")
+    name, _ = resolve_place(ctx, state, p.territory, None)
+    placed = state["private"]["ecaz"].get("ambassadors_placed", {})
+    if name not in placed:
+        raise hard(f"There is no Ecaz ambassador in {name}.", "ecaz-ambassadors")
+    ambassador = placed.pop(name)
+    markers(state)[name].pop("ambassador", None)
+    if not markers(state)[name]:
+        del markers(state)[name]
+    if ambassador == "Ecaz":  # the Ecaz ambassador returns to the supply; the others go to the side
+        state["private"]["ecaz"]["ambassadors"].append(ambassador)
+    state["last_revealed"] = {"by": "ecaz", "territory": name, "marker": f"ambassador: {ambassador}"}
