@@ -55,3 +55,18 @@ def test_ambassadors_first_free_then_two_spice_and_not_into_the_storm(client):
     mine = state(client, t.code, e)["factions"]["ecaz"]["private"]
     assert mine["ambassadors"] == ["Emperor", "Ecaz"]  # the Ecaz ambassador comes back
     assert mine["ambassadors_placed"] == {"Arrakeen": "Fremen"}
+
+
+def test_owner_phone_shows_its_markers_and_others_only_see_that_one_is_there(app, client):
+    from conftest import join_seat
+    t = create_table(client, NINE)
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="mentat_pause")
+    act(client, t.code, t.seats["moritani"], type="terror.place", faction="moritani", territory="Carthag",
+        token="Sabotage")
+    moritani = join_seat(app, t.code, "moritani")
+    html = moritani.get(f"/t/{t.code}/view").get_data(as_text=True)
+    assert "Carthag: <b>Sabotage</b>" in html and "Place face down" in html
+    ecaz = join_seat(app, t.code, "ecaz")
+    html = ecaz.get(f"/t/{t.code}/view").get_data(as_text=True)
+    assert "Carthag: terror token" in html and "Sabotage" not in html
+    assert "Ambassadors in supply" in html
