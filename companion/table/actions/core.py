@@ -111,15 +111,32 @@ def board_spice(ctx: Ctx, state: dict, p: BoardSpice) -> None:
 
 # -- forces (corrections: these bypass movement rules) ----------------------------------------
 
-class ForcesPlace(Payload):
-    type: Literal["forces.place"]
+class _Stack(Payload):
+    """Some of one faction's forces on one piece of the board."""
     faction: FactionId
     territory: str
     sector: int | None = Field(default=None, ge=1, le=18)
     forces: int = Count
     starred: int = Count
     advisors: int = Count
+
+
+class ForcesPlace(_Stack):
+    type: Literal["forces.place"]
     from_: Literal["reserves", "tanks"] = Field(default="reserves", alias="from")
+
+
+class ForcesRemove(_Stack):
+    type: Literal["forces.remove"]
+    to: Literal["reserves", "tanks"] = "tanks"
+
+
+def _stack_piece(ctx: Ctx, state: dict, p: _Stack, verb: str) -> str:
+    present(state, p.faction)
+    piece = resolve_piece(ctx, p.territory, p.sector, state)
+    if p.forces + p.starred + p.advisors == 0:
+        raise hard(f"{verb} at least one force.")
+    return piece
 
 
 def _forces_text(p) -> str:
@@ -134,31 +151,14 @@ def _forces_text(p) -> str:
 @action("forces.place", ForcesPlace,
         summary=lambda p: f"{name(p.faction)} places {_forces_text(p)} in {p.territory} from {p.from_}")
 def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
-    present(state, p.faction)
-    piece = resolve_piece(ctx, p.territory, p.sector, state)
-    if p.forces + p.starred + p.advisors == 0:
-        raise hard("Place at least one force.")
+    piece = _stack_piece(ctx, state, p, "Place")
     place_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.from_)
-
-
-class ForcesRemove(Payload):
-    type: Literal["forces.remove"]
-    faction: FactionId
-    territory: str
-    sector: int | None = Field(default=None, ge=1, le=18)
-    forces: int = Count
-    starred: int = Count
-    advisors: int = Count
-    to: Literal["reserves", "tanks"] = "tanks"
 
 
 @action("forces.remove", ForcesRemove,
         summary=lambda p: f"{name(p.faction)} removes {_forces_text(p)} from {p.territory} to {p.to}")
 def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
-    present(state, p.faction)
-    piece = resolve_piece(ctx, p.territory, p.sector, state)
-    if p.forces + p.starred + p.advisors == 0:
-        raise hard("Remove at least one force.")
+    piece = _stack_piece(ctx, state, p, "Remove")
     remove_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.to)
 
 

@@ -21,6 +21,25 @@ def markers(state: dict) -> dict:
     return state["board"].setdefault("markers", {})
 
 
+def take_marker(ctx: Ctx, state: dict, owner: str, kind: str, territory: str, rule: str) -> tuple[str, str]:
+    """Lift the owner's face-down marker of ``kind`` from a stronghold: (territory, what it was)."""
+    name, _ = resolve_place(ctx, state, territory, None)
+    placed = state["private"][owner].get(f"{kind}_placed", {})
+    if name not in placed:
+        raise hard(f"There is no {PRINTED[kind]} in {name}.", rule)
+    what = placed.pop(name)
+    here = markers(state)[name]
+    here.pop(MARKER[kind], None)
+    if not here:
+        del markers(state)[name]
+    state["last_revealed"] = {"by": owner, "territory": name, "marker": f"{PRINTED[kind]}: {what}"}
+    return name, what
+
+
+MARKER = {"terror": "terror", "ambassadors": "ambassador"}
+PRINTED = {"terror": "terror token", "ambassadors": "ambassador"}
+
+
 def _stronghold(ctx: Ctx, state: dict, territory: str, rule: str) -> tuple[str, int | None]:
     name = resolve_territory(ctx.board, position_of(state), territory)
     t = ctx.board.territories.get(name)
@@ -63,15 +82,7 @@ class TerrorReveal(Payload):
 @action("terror.reveal", TerrorReveal, summary=lambda p: f"Moritani reveal the terror token in {p.territory}")
 def terror_reveal(ctx: Ctx, state: dict, p: TerrorReveal) -> None:
     present(state, "moritani")
-    name, _ = resolve_place(ctx, state, p.territory, None)
-    placed = state["private"]["moritani"].get("terror_placed", {})
-    if name not in placed:
-        raise hard(f"There is no Moritani terror token in {name}.", "moritani-terrorize")
-    token = placed.pop(name)
-    markers(state)[name].pop("terror", None)
-    if not markers(state)[name]:
-        del markers(state)[name]
-    state["last_revealed"] = {"by": "moritani", "territory": name, "marker": f"terror token: {token}"}
+    take_marker(ctx, state, "moritani", "terror", p.territory, "moritani-terrorize")
 
 
 class AmbassadorPlace(Payload):
@@ -118,14 +129,6 @@ class AmbassadorTrigger(Payload):
         summary=lambda p: f"Ecaz trigger the ambassador in {p.territory}")
 def ambassador_trigger(ctx: Ctx, state: dict, p: AmbassadorTrigger) -> None:
     present(state, "ecaz")
-    name, _ = resolve_place(ctx, state, p.territory, None)
-    placed = state["private"]["ecaz"].get("ambassadors_placed", {})
-    if name not in placed:
-        raise hard(f"There is no Ecaz ambassador in {name}.", "ecaz-ambassadors")
-    ambassador = placed.pop(name)
-    markers(state)[name].pop("ambassador", None)
-    if not markers(state)[name]:
-        del markers(state)[name]
+    _, ambassador = take_marker(ctx, state, "ecaz", "ambassadors", p.territory, "ecaz-ambassadors")
     if ambassador == "Ecaz":  # the Ecaz ambassador returns to the supply; the others go to the side
         state["private"]["ecaz"]["ambassadors"].append(ambassador)
-    state["last_revealed"] = {"by": "ecaz", "territory": name, "marker": f"ambassador: {ambassador}"}
