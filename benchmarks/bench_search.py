@@ -35,27 +35,8 @@ TARGET_TOP3, TARGET_TOP1, TARGET_P95_MS = 0.95, 0.80, 15.0
 
 
 def load_eval(path: Path) -> list[tuple[str, list[str]]]:
-    """``[(question, accepted ids)]``. Accepts a list of objects or ``{"questions": [...]}``;
-    question key ``q``/``query``/``question``, ids key ``ids``/``accept``/``accepted``/
-    ``expected``/``answers`` (a string or a list)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if isinstance(data, dict):
-        for key in ("questions", "items", "queries", "eval", "cases"):
-            if isinstance(data.get(key), list):
-                data = data[key]
-                break
-        else:
-            raise SystemExit(f"{path}: no list of questions found")
-    out = []
-    for item in data:
-        if isinstance(item, (list, tuple)):
-            q, ids = item[0], item[1]
-        else:
-            q = next(item[k] for k in ("q", "query", "question") if k in item)
-            ids = next(item[k] for k in ("ids", "accept", "accepted", "expected", "answers",
-                                         "relevant") if k in item)
-        out.append((q, [ids] if isinstance(ids, str) else list(ids)))
-    return out
+    """``[(question, accepted ids)]`` from the eval set: a JSON list of ``{"q", "accept"}``."""
+    return [(item["q"], list(item["accept"])) for item in json.loads(path.read_text(encoding="utf-8"))]
 
 
 # ---------------------------------------------------------------------------------------------

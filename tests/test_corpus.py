@@ -112,18 +112,10 @@ def test_required_ids_exist(ids):
 
 def _load_eval() -> list[tuple[str, list[str]]]:
     data = json.loads(EVAL.read_text(encoding="utf-8"))
-    if isinstance(data, dict):
-        data = next(v for k, v in data.items() if isinstance(v, list))
-    out = []
-    for item in data:
-        if isinstance(item, (list, tuple)):
-            q, acc = item[0], item[1]
-        else:
-            q = next(item[k] for k in ("q", "query", "question") if k in item)
-            acc = next(item[k] for k in ("ids", "accept", "accepted", "expected", "answers",
-                                         "relevant") if k in item)
-        out.append((q, [acc] if isinstance(acc, str) else list(acc)))
-    return out
+    assert isinstance(data, list)
+    for item in data:  # the one format the benchmark reads
+        assert set(item) == {"q", "accept"} and isinstance(item["q"], str) and isinstance(item["accept"], list), item
+    return [(item["q"], item["accept"]) for item in data]
 
 
 def test_eval_set(ids):

@@ -202,6 +202,18 @@ LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens", "winner
 ROW_FIELD = re.compile(r"^([a-z_]+)-(\d+)-([a-z_]+)$")
 
 
+def writing_seat(code: str):
+    """(table, role) for a phone's write: CSRF checked, a seat required, the board view refused."""
+    t = table_or_404(code)
+    auth.require_csrf()
+    role = seat_or_join(code)
+    if role is None:
+        abort(401)
+    if role == "board":
+        abort(make_response("The board view can only watch.", 403))
+    return t, role
+
+
 def form_entry() -> dict:
     """Form fields -> an entry: empty fields dropped, repeated fields become lists,
     ``rows-N-field`` fields become a list of objects (rows with no forces are dropped)."""
@@ -237,13 +249,7 @@ def form_entry() -> dict:
 
 @bp.post("/t/<code>/act")
 def act(code):
-    t = table_or_404(code)
-    auth.require_csrf()
-    role = seat_or_join(code)
-    if role is None:
-        abort(401)
-    if role == "board":
-        return make_response("The board view can only watch.", 403)
+    t, role = writing_seat(code)
     body = form_entry()
     try:
         tables().submit(t.code, role, body)
@@ -354,13 +360,7 @@ def preview_blow(code):
 
 @bp.post("/t/<code>/undo")
 def undo(code):
-    t = table_or_404(code)
-    auth.require_csrf()
-    role = seat_or_join(code)
-    if role is None:
-        abort(401)
-    if role == "board":
-        return make_response("The board view can only watch.", 403)
+    t, role = writing_seat(code)
     try:
         tables().undo(t.code, role)
     except (EntryError, Forbidden, Stale) as exc:

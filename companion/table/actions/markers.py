@@ -40,6 +40,20 @@ MARKER = {"terror": "terror", "ambassadors": "ambassador"}
 PRINTED = {"terror": "terror token", "ambassadors": "ambassador"}
 
 
+def put_marker(state: dict, owner: str, kind: str, name: str, what: str, supply_key: str, rule: str) -> None:
+    """Move ``what`` from the owner's private supply face down into stronghold ``name``."""
+    supply = state["private"][owner][supply_key]
+    if what not in supply:
+        raise hard(f"{owner.title()} have no {what!r} {PRINTED[kind]} in their supply "
+                   f"({', '.join(supply) or 'none left'}).", rule)
+    here = markers(state).setdefault(name, {})
+    if here.get(MARKER[kind]):
+        raise hard(f"{name} already holds a {PRINTED[kind]}.", rule)
+    supply.remove(what)
+    here[MARKER[kind]] = True
+    state["private"][owner].setdefault(f"{kind}_placed", {})[name] = what
+
+
 def _stronghold(ctx: Ctx, state: dict, territory: str, rule: str) -> tuple[str, int | None]:
     name = resolve_territory(ctx.board, position_of(state), territory)
     t = ctx.board.territories.get(name)
@@ -59,18 +73,11 @@ class TerrorPlace(Payload):
 def terror_place(ctx: Ctx, state: dict, p: TerrorPlace) -> None:
     present(state, "moritani")
     name, _ = _stronghold(ctx, state, p.territory, "moritani-terrorize")
-    supply = state["private"]["moritani"]["terror_tokens"]
-    if p.token not in supply:
-        raise hard(f"The Moritani have no {p.token!r} terror token in their supply "
-                   f"({', '.join(supply) or 'none left'}).", "moritani-terror-tokens")
-    here = markers(state).setdefault(name, {})
-    if here.get("terror"):
-        raise hard(f"{name} already holds a terror token.", "moritani-terrorize")
     ctx.check(state["phase"] == "mentat_pause", "Terror tokens are placed during the Mentat Pause.",
               "moritani-terrorize")
-    supply.remove(p.token)
-    here["terror"] = True
-    state["private"]["moritani"].setdefault("terror_placed", {})[name] = p.token
+    rule = "moritani-terrorize" if p.token in state["private"]["moritani"]["terror_tokens"] \
+        else "moritani-terror-tokens"
+    put_marker(state, "moritani", "terror", name, p.token, "terror_tokens", rule)
 
 
 class TerrorReveal(Payload):
@@ -97,26 +104,16 @@ class AmbassadorPlace(Payload):
 def ambassador_place(ctx: Ctx, state: dict, p: AmbassadorPlace) -> None:
     present(state, "ecaz")
     name, sector = _stronghold(ctx, state, p.territory, "ecaz-ambassadors")
-    supply = state["private"]["ecaz"]["ambassadors"]
-    if p.ambassador not in supply:
-        raise hard(f"Ecaz have no {p.ambassador!r} ambassador in their supply "
-                   f"({', '.join(supply) or 'none'}).", "ecaz-ambassadors")
-    here = markers(state).setdefault(name, {})
-    if here.get("ambassador"):
-        raise hard(f"{name} already holds an ambassador.", "ecaz-ambassadors")
     ctx.check(sector != state["storm"]["sector"], f"The storm is over {name}: no ambassador can be placed there.",
               "ecaz-ambassadors")
     ctx.check(state["phase"] == "revival", "Ambassadors are placed at the end of the Revival phase.",
               "ecaz-ambassadors")
-    placed_this_turn = state.setdefault("ambassadors_sent", {})
+    sent = state.setdefault("ambassadors_sent", {})
     key = str(state["turn"])
-    cost = AMBASSADOR_COST if placed_this_turn.get(key, 0) >= 1 else 0
-    if cost:
-        add_spice(state, "ecaz", -cost)
-    placed_this_turn[key] = placed_this_turn.get(key, 0) + 1
-    supply.remove(p.ambassador)
-    here["ambassador"] = True
-    state["private"]["ecaz"].setdefault("ambassadors_placed", {})[name] = p.ambassador
+    put_marker(state, "ecaz", "ambassadors", name, p.ambassador, "ambassadors", "ecaz-ambassadors")
+    if sent.get(key, 0) >= 1:  # KISS: the first ambassador each turn is free
+        add_spice(state, "ecaz", -AMBASSADOR_COST)
+    sent[key] = sent.get(key, 0) + 1
 
 
 class AmbassadorTrigger(Payload):
