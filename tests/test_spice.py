@@ -13,6 +13,8 @@ from companion.rules.errors import RuleViolation
 from companion.rules.spice import (
     SHAI_HULUD,
     blow_effects,
+    card_name,
+    check_draw,
     deck_cards,
     deck_status,
     discovery_supply,
@@ -20,6 +22,8 @@ from companion.rules.spice import (
     discovery_tokens,
     may_peek,
     nexus_after,
+    reshuffle_before,
+    return_set_aside,
 )
 
 BOARD = load_board()
@@ -89,19 +93,71 @@ def test_reshuffle_after_all_20_seen():
     assert deck_status(deck + ["Red Chasm"], False)["remaining"] == 19
 
 
-def test_turn_one_worms_return_to_the_deck():
-    # Turn 1: a worm was set aside (seen) and then shuffled back: the caller drops it.
-    during = deck_status([SHAI_HULUD, "Red Chasm", "Old Gap"], False)
-    after = deck_status(["Red Chasm", "Old Gap"], False)
-    assert during["worms_remaining"] == 4 and after["worms_remaining"] == 5
-    assert after["remaining"] == 18
-
-
-@pytest.mark.parametrize("seen", [[SHAI_HULUD] * 6, ["Red Chasm", "Red Chasm"], ["Arrakeen"], ["Nowhere"]])
-def test_impossible_draws(seen):
+@pytest.mark.parametrize("seen", [["Arrakeen"], ["Nowhere"]])
+def test_names_that_are_no_spice_card_are_hard_refusals(seen):
     with pytest.raises(RuleViolation) as e:
         deck_status(seen, False)
     assert e.value.overridable is False
+
+
+# A card the deck record thinks is gone: the table drew it, so it is never refused for good (the
+# refusal is overridable) and once recorded the record follows the table: it is one more card
+# out of the deck, that card stays at 0 left and the worm count never exceeds the cards left.
+@pytest.mark.parametrize(
+    "seen, card, rule, remaining_after, worms_after",
+    [
+        ([SHAI_HULUD] * 5, SHAI_HULUD, "kiss-less-worms", 14, 0),
+        (["Red Chasm"], "Red Chasm", "base-spice-blow", 18, 5),
+        (["Red Chasm", SHAI_HULUD], "red chasm", "base-spice-blow", 17, 4),
+    ],
+)
+def test_a_draw_the_record_thinks_impossible_is_overridable_and_the_record_follows(
+        seen, card, rule, remaining_after, worms_after):
+    with pytest.raises(RuleViolation) as e:
+        check_draw(seen, card)
+    assert e.value.overridable is True and e.value.rule == rule
+    assert "override" in e.value.message
+    s = deck_status(seen + [card_name(BOARD, card)], False)
+    assert (s["remaining"], s["worms_remaining"]) == (remaining_after, worms_after)
+    assert s["next_worm_probability"] == worms_after / remaining_after
+
+
+def test_worms_never_exceed_the_cards_left():
+    # 15 territory cards recorded, then 4 worms + 1 extra territory card the record thought gone:
+    # 20 draws, so the deck is reshuffled; one draw before that, 1 card left and at most 1 worm.
+    seen = [c.name for c in deck_cards(BOARD) if c.kind != "worm"] + [SHAI_HULUD] * 3 + ["Red Chasm"]
+    s = deck_status(seen, False)
+    assert s["remaining"] == 1 and s["worms_remaining"] == 1 and s["next_worm_probability"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "seen, card",
+    [([], SHAI_HULUD), ([SHAI_HULUD] * 4, "shai-hulud"), (["Red Chasm"], "Old Gap"),
+     # after a full deck the reshuffle brings every card back
+     ([c.name for c in deck_cards(BOARD)], "Red Chasm"), ([c.name for c in deck_cards(BOARD)], SHAI_HULUD)],
+)
+def test_possible_draws_pass(seen, card):
+    assert check_draw(seen, card) == card_name(BOARD, card)
+
+
+@pytest.mark.parametrize("n, fresh", [(0, False), (1, False), (19, False), (20, True), (21, False), (40, True)])
+def test_reshuffle_before_a_draw_after_every_20(n, fresh):
+    cards = [c.name for c in deck_cards(BOARD)] * 2
+    assert reshuffle_before(cards[:n]) is fresh
+
+
+@pytest.mark.parametrize(
+    "seen, set_aside, expected",
+    [
+        ([SHAI_HULUD, "Red Chasm"], 1, ["Red Chasm"]),
+        ([SHAI_HULUD, SHAI_HULUD, "Red Chasm", SHAI_HULUD, "Old Gap"], 3, ["Red Chasm", "Old Gap"]),
+        (["Red Chasm", "Old Gap"], 0, ["Red Chasm", "Old Gap"]),
+    ],
+)
+def test_turn_one_worms_shuffled_back(seen, set_aside, expected):
+    assert return_set_aside(seen, set_aside) == expected
+    s = deck_status(expected, False)
+    assert s["worms_remaining"] == 5 and s["remaining"] == 20 - len(expected)
 
 
 # -- territory blows ------------------------------------------------------------------------
@@ -121,14 +177,39 @@ def test_blow_in_storm(card, storm, placed, spawned):
     assert p.pile_top_after == BOARD.resolve(card)
 
 
-def test_discovery_token_placed_even_when_blow_in_storm_and_4th_spawns_nothing():
+def test_discovery_token_placed_even_when_blow_in_storm():
     p = blow("Old Gap", storm=9, discovery=True)
     assert p.spice_placed == 0 and p.discovery_token["piece"] == "False Wall West@16"
-    assert p.discovery_token["peek"] == "guild"
-    p = blow("Old Gap", storm=1, discovery=True, tokens_placed={"smuggler": 3})
-    assert p.discovery_token is None and p.token_not_spawned and p.spice_placed == 6
+    assert p.discovery_token["peek"] == "guild" and p.not_spawned == "storm"
     p = blow("Old Gap", storm=1, discovery=False)
     assert p.discovery_token is None and not p.token_not_spawned and p.kind == "territory"
+    assert p.spice_placed == 6 and p.spawned
+
+
+# KISS: "After reshuffle, if a 4th Hiereg/Smuggler card is revealed, it does not spawn." Reading:
+# the card does not spawn at all: no token and no spice; a blow that could not spawn.
+@pytest.mark.parametrize("card", sorted(SIX_SPICE))
+@pytest.mark.parametrize(
+    "placed, storm, spice_placed, spawned, token, reason",
+    [
+        (0, 1, 6, True, True, None),
+        (2, 1, 6, True, True, None),
+        (3, 1, 0, False, False, "fourth token"),
+        (3, "blow", 0, False, False, "fourth token"),  # in storm too: still one unspawned blow
+        (2, "blow", 0, False, True, "storm"),
+    ],
+)
+def test_fourth_hiereg_or_smuggler_card_does_not_spawn(card, placed, storm, spice_placed, spawned, token, reason):
+    c = next(x for x in deck_cards(BOARD, True) if x.name == card)
+    sector = c.sector if storm == "blow" else (c.sector % 18) + 1
+    p = blow(card, storm=sector, discovery=True, tokens_placed={c.token_kind: placed})
+    assert (p.spice_placed, p.spawned, p.discovery_token is not None, p.not_spawned) == (
+        spice_placed, spawned, token, reason)
+    assert p.token_not_spawned is (reason == "fourth token")
+    assert p.pile_top_after == card  # the card still lies on its pile: a worm after it comes here
+    other = "smuggler" if c.token_kind == "hiereg" else "hiereg"
+    q = blow(card, storm=sector, discovery=True, tokens_placed={other: 3})  # the other kind's count
+    assert q.token_not_spawned is False
 
 
 # -- worms -----------------------------------------------------------------------------------

@@ -157,8 +157,9 @@ def test_spice_blow_territory_cards_worms_and_a_single_nexus(app, client, table6
     s = ok(client, t, type="spice.blow", card="the great flat", pile="A")
     assert board_spice(s, "The Great Flat") == 10
     assert s["spice_deck"] == {"remaining": 19, "worms_remaining": 5, "next_worm_probability": 5 / 19}
-    refused(client, t, "host", "base-spice-blow", "cannot be drawn again", type="spice.blow", card="The Great Flat",
-            pile="B")
+    err = refused(client, t, "host", "base-spice-blow", "already drawn since the last reshuffle", type="spice.blow",
+                  card="The Great Flat", pile="B")
+    assert err["overridable"] is True  # a drawn card is never refused for good
     refused(client, t, "host", "base-spice-blow", "no spice card", type="spice.blow", card="Arrakeen", pile="B")
 
     ok(client, t, type="storm.set", sector=14)

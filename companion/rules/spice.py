@@ -8,17 +8,25 @@ Decisions
   tokens on, the six 6-spice cards *are* the Discovery cards (same blow, plus a token), so the
   deck is the same 20 cards either way (kiss-discovery-tokens). No Great Maker.
 - ``deck_status``: the caller passes every card drawn since the last shuffle that is not back
-  in the deck. Turn-1 worms are set aside and shuffled back: while set aside they are "seen";
-  once back the caller drops them. The list is read in order; each time 20 cards have been
-  seen the deck is reshuffled, so a 21st card starts a fresh deck.
+  in the deck. Turn-1 worms are set aside and shuffled back after the phase: while set aside
+  they are "seen"; once back the caller drops them (``return_set_aside``). The list is read in
+  order; each time 20 cards have been seen the deck is reshuffled (both discard piles go back),
+  so a 21st card starts a fresh deck and neither pile has a territory card below it.
+- The deck record follows the table: a physically drawn card is never refused for good. A draw
+  the record thinks impossible (a card already out since the last reshuffle) is an overridable
+  refusal (``check_draw``); once recorded it counts as one more card out of the deck, that card
+  stays at 0 left (never below) and the worm count is capped by the cards left.
 - Territory card: its spice lands on the blow piece, added to any spice already there; no
   spice if the blow sector is in storm (``spawned`` False - that counts for the Tleilaxu Spice
   Substitute). Under KISS blows never kill troops.
 - Discovery card: besides the blow, one face-down token of its kind goes to the spot in
   board.json, even if the blow itself is in storm (the token is not spice). Only 3 tokens of
-  each kind ever come out: once 3 are placed, a further Hiereg/Smuggler card after a reshuffle
-  places no token ("does not spawn" is read as *no token*; its spice still blows). Jacurutu
-  Sietch is always among the 3 Hiereg tokens (``discovery_supply``).
+  each kind ever come out. KISS: "After reshuffle, if a 4th Hiereg/Smuggler card is revealed,
+  it does not spawn." Reading: the *card* does not spawn - no token and no spice - so it is a
+  blow that could not spawn (``spawned`` False, ``not_spawned`` "fourth token": the Tleilaxu
+  Spice Substitute counts it once, like a blow in storm). It still lies on its pile, so a worm
+  after it surfaces in its territory. Jacurutu Sietch is always among the 3 Hiereg tokens
+  (``discovery_supply``).
 - Shai-Hulud (turn 2 on): devours every force in the whole territory of the previous
   territory card on that pile (all its sectors), BG advisors included, and all spice there.
   Fremen forces are saved (Wormriders, reported in ``saved_fremen``); the Fremen ally's forces
@@ -168,35 +176,86 @@ def card_name(board: Board, card: str) -> str:
     return name
 
 
-def deck_status(seen_cards_since_shuffle: Sequence[str], discovery: bool = False) -> dict:
-    """{"remaining", "worms_remaining", "next_worm_probability"} of the draw deck."""
+def _walk(seen_cards_since_shuffle: Sequence[str]) -> tuple[dict[str, int], int, list[str]]:
+    """Read the draws in order: (cards left by name, cards drawn from the current deck, the draws
+    the record says were impossible). Every 20 draws the deck is reshuffled. A draw of a card the
+    record thinks is already gone is still a draw (the table saw it): it takes one card from the
+    deck and the record follows the table (that card stays at 0 left, never below)."""
     from .board import load_board
 
     board = load_board()
     comp = _composition()
     left = dict(comp)
     drawn = 0
+    misfits: list[str] = []
     for raw in seen_cards_since_shuffle:
         name = card_name(board, raw)
         if drawn == DECK_SIZE:  # every card was seen: the deck was reshuffled
-            left, drawn = dict(comp), 0
+            left, drawn, misfits = dict(comp), 0, []
         if left[name] == 0:
-            raise hard(
-                f"{name} cannot be drawn again before the deck is reshuffled "
-                f"(the KISS deck holds {comp[name]}).",
-                "kiss-less-worms" if name == SHAI_HULUD else "base-spice-blow",
-            )
-        left[name] -= 1
+            misfits.append(name)
+        else:
+            left[name] -= 1
         drawn += 1
     if drawn == DECK_SIZE:
-        left, drawn = dict(comp), 0
+        left, drawn, misfits = dict(comp), 0, []
+    return left, drawn, misfits
+
+
+def deck_status(seen_cards_since_shuffle: Sequence[str], discovery: bool = False) -> dict:
+    """{"remaining", "worms_remaining", "next_worm_probability"} of the draw deck.
+
+    Never refuses a card that exists: the deck record follows the table (see ``check_draw``)."""
+    left, drawn, _ = _walk(seen_cards_since_shuffle)
     remaining = DECK_SIZE - drawn
-    worms = left[SHAI_HULUD]
+    worms = min(left[SHAI_HULUD], remaining)
     return {
         "remaining": remaining,
         "worms_remaining": worms,
         "next_worm_probability": worms / remaining,
     }
+
+
+def reshuffle_before(seen_cards_since_shuffle: Sequence[str]) -> bool:
+    """Does the next draw come from a freshly reshuffled deck? (all 20 cards were drawn, so both
+    discard piles were shuffled back: no territory card lies on either pile any more)."""
+    return bool(seen_cards_since_shuffle) and _walk(seen_cards_since_shuffle)[1] == 0
+
+
+def check_draw(seen_cards_since_shuffle: Sequence[str], card: str) -> str:
+    """The canonical card, if the deck record says it can be drawn now.
+
+    A card the record says is already out of the deck (e.g. a sixth worm before a reshuffle) is
+    an *overridable* refusal: the physical draw is the truth, so an override records it and the
+    record follows the table. Only names that are no spice card at all are hard refusals."""
+    from .board import load_board
+
+    name = card_name(load_board(), card)
+    left, drawn, _ = _walk(seen_cards_since_shuffle)
+    if left[name] == 0:
+        comp = _composition()[name]
+        if name == SHAI_HULUD:
+            msg = (f"All {comp} Shai-Hulud cards of the KISS deck were already drawn since the last "
+                   f"reshuffle; if a worm really came up, record it with an override and the deck "
+                   f"record will follow the table.")
+        else:
+            msg = (f"{name} was already drawn since the last reshuffle; if it really came up, record "
+                   f"it with an override and the deck record will follow the table.")
+        raise RuleViolation(msg, "kiss-less-worms" if name == SHAI_HULUD else "base-spice-blow")
+    return name
+
+
+def return_set_aside(seen_cards_since_shuffle: Sequence[str], set_aside: int) -> list[str]:
+    """Shuffle the ``set_aside`` turn-1 worms back: drop that many of the last worms drawn."""
+    out = list(seen_cards_since_shuffle)
+    n = set_aside
+    for i in range(len(out) - 1, -1, -1):
+        if n <= 0:
+            break
+        if out[i] == SHAI_HULUD:
+            del out[i]
+            n -= 1
+    return out
 
 
 # -- blows -------------------------------------------------------------------------------
@@ -210,9 +269,11 @@ class BlowPreview:
     piece: str | None = None
     amount: int = 0  # printed on the card
     spice_placed: int = 0
-    spawned: bool = True  # False: blow sector in storm, no spice
+    spawned: bool = True  # False: the blow could not spawn, no spice (see not_spawned)
+    not_spawned: str | None = None  # why: "storm" (blow sector in storm) | "fourth token"
     discovery_token: dict | None = None  # {"kind", "territory", "sector", "piece"}
-    token_not_spawned: bool = False  # a 4th Hiereg/Smuggler card: no token
+    token_not_spawned: bool = False  # a 4th Hiereg/Smuggler card after a reshuffle: nothing spawns
+    token_kind: str | None = None  # "hiereg" | "smuggler" on a Discovery card
     # worm
     devoured_territory: str | None = None
     devoured: dict = field(default_factory=dict)  # piece -> faction -> counts
@@ -249,10 +310,14 @@ def blow_effects(
     fremen_worm_territory: str | None = None,
     fremen_karama_territory: str | None = None,
     protected_territories: Iterable[str] = (),
+    overridden: bool = False,
 ) -> BlowPreview:
     """Preview one spice card turned on one pile.
 
-    ``tokens_placed``: {"hiereg": n, "smuggler": n} tokens already on the board or revealed."""
+    ``tokens_placed``: {"hiereg": n, "smuggler": n} tokens already on the board or revealed.
+    ``first_worm_this_blow``: no worm has come up on this pile since its last territory card
+    this phase. ``overridden``: the table overrode the Fremen worm-placement checks, so the worm
+    goes where the table says (the card was drawn: the record follows the table)."""
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
         raise hard(f"Turn must be 1 or more, not {turn!r}.", "base-turn-sequence")
     if not isinstance(storm_sector, int) or not 1 <= storm_sector <= board.sectors:
@@ -271,14 +336,17 @@ def blow_effects(
     if name != SHAI_HULUD:
         c = next(x for x in deck_cards(board, discovery) if x.name == name)
         spawned = c.sector != storm_sector
+        reason = None if spawned else "storm"
         token = None
-        not_spawned = False
+        fourth = False
         rules = ["base-spice-blow"]
         if c.token_kind:
             rules.append("kiss-discovery-tokens")
             placed = (tokens_placed or {}).get(c.token_kind, 0)
             if placed >= load_spice_data()["discovery"]["tokens_out_per_kind"]:
-                not_spawned = True
+                # KISS: "After reshuffle, if a 4th Hiereg/Smuggler card is revealed, it does not
+                # spawn": no token and no spice, a blow that could not spawn.
+                fourth, spawned, reason = True, False, "fourth token"
             else:
                 token = {
                     "kind": c.token_kind,
@@ -296,8 +364,10 @@ def blow_effects(
             amount=c.amount,
             spice_placed=c.amount if spawned else 0,
             spawned=spawned,
+            not_spawned=reason,
             discovery_token=token,
-            token_not_spawned=not_spawned,
+            token_not_spawned=fourth,
+            token_kind=c.token_kind,
             pile_top_after=name,
             rules=tuple(rules),
         )
@@ -311,13 +381,13 @@ def blow_effects(
     rules = ["base-spice-blow", "base-nexus", "kiss-single-nexus"]
     target = prev
     if fremen_worm_territory is not None:
-        if first_worm_this_blow or not fremen_in_game:
+        if (first_worm_this_blow or not fremen_in_game) and not overridden:
             raise RuleViolation(
                 "Only a second or later worm in the same blow may be placed by the Fremen.",
                 "fremen-sandworms",
             )
         t = board.territory(fremen_worm_territory)
-        if t.type != "sand":
+        if t.type != "sand" and not overridden:
             raise RuleViolation(
                 f"The Fremen may place an extra worm only in a sand territory; {t.name} is not sand.",
                 "fremen-sandworms",

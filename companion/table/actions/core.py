@@ -411,8 +411,8 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
             state["factions"]["fremen"]["saved"] = {}
         state.pop("fremen_sent_to", None)
         state["nexus"] = False
-        if "spice_deck" in state:
-            state["spice_deck"]["this_phase"] = []
+        from .turn import end_spice_phase  # turn-1 worms set aside go back into the deck
+        end_spice_phase(state)
     if phase == "shipment_movement":
         state["last_shipment"] = None
     if phase == "storm":

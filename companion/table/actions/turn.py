@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ...rules import economy, spice, storm, victory
 from ...rules.board import Board, piece_id
-from ...rules.errors import hard
+from ...rules.errors import RuleViolation, hard
 from ...rules.occupancy import check_destination_occupancy, in_storm
 from ...rules.phases import storm_order
 from ..state import occupants
@@ -23,8 +23,24 @@ from .moves import position
 
 
 def deck(state: dict) -> dict:
-    return state.setdefault("spice_deck", {"seen": [], "piles": {"A": None, "B": None}, "this_phase": [],
-                                           "unspawned": 0})
+    d = state.setdefault("spice_deck", {"seen": [], "piles": {"A": None, "B": None}, "this_phase": [],
+                                        "unspawned": 0})
+    d.setdefault("set_aside", 0)  # turn-1 worms set aside this phase (shuffled back after it)
+    d.setdefault("worm_run", {"A": 0, "B": 0})  # worms on each pile since its last territory card
+    return d
+
+
+def end_spice_phase(state: dict) -> None:
+    """The Spice Blow & Nexus phase is over: the turn-1 worms set aside go back into the deck
+    (base-spice-blow), and the per-phase records start afresh."""
+    if "spice_deck" not in state:
+        return
+    d = deck(state)
+    if d["set_aside"]:
+        d["seen"] = spice.return_set_aside(d["seen"], d["set_aside"])
+    d["set_aside"] = 0
+    d["this_phase"] = []
+    d["worm_run"] = {"A": 0, "B": 0}
 
 
 def kill(state: dict, killed: dict) -> None:
@@ -181,22 +197,27 @@ class SpiceBlow(Payload):
     protect_ally: bool = True
 
 
-def preview_blow(board: Board, state: dict, card: str, pile: str, worm_territory: str | None = None,
-                 protect_ally: bool = True) -> spice.BlowPreview:
-    d = deck(state)
-    worms_before = sum(1 for b in d["this_phase"] if b == spice.SHAI_HULUD)
+def _tokens_out(state: dict) -> dict:
     placed = {"hiereg": 0, "smuggler": 0}
     for token in state["board"]["discovery"].values():
         placed[token["kind"]] = placed.get(token["kind"], 0) + 1
-    placed["hiereg"] += state.get("discovery_spawned", {}).get("hiereg", 0)
-    placed["smuggler"] += state.get("discovery_spawned", {}).get("smuggler", 0)
+    for kind, n in state.get("discovery_spawned", {}).items():
+        placed[kind] = placed.get(kind, 0) + n
+    return placed
+
+
+def preview_blow(board: Board, state: dict, card: str, pile: str, worm_territory: str | None = None,
+                 protect_ally: bool = True, overridden: bool = False) -> spice.BlowPreview:
+    d = deck(state)
+    # a draw from a freshly reshuffled deck: both discard piles went back into it
+    fresh = spice.reshuffle_before(d["seen"])
     fremen = "fremen" in state["factions_present"]
     return spice.blow_effects(
-        board, card, d["piles"][pile], state["storm"]["sector"], state["board"]["forces"], state["board"]["spice"],
-        fremen, protect_ally, state["alliances"].get("fremen"), state["turn"],
-        discovery=state["options"].get("discovery_tokens", True), tokens_placed=placed,
-        first_worm_this_blow=worms_before == 0, fremen_worm_territory=worm_territory,
-        protected_territories=tuple(state.get("token_territories", {})))
+        board, card, None if fresh else d["piles"][pile], state["storm"]["sector"], state["board"]["forces"],
+        state["board"]["spice"], fremen, protect_ally, state["alliances"].get("fremen"), state["turn"],
+        discovery=state["options"].get("discovery_tokens", True), tokens_placed=_tokens_out(state),
+        first_worm_this_blow=d["worm_run"].get(pile, 0) == 0, fremen_worm_territory=worm_territory,
+        protected_territories=tuple(state.get("token_territories", {})), overridden=overridden)
 
 
 @action("spice.blow", SpiceBlow, faction_field=None, summary=lambda p: f"spice blow {p.pile}: {p.card}")
@@ -204,27 +225,39 @@ def spice_blow(ctx: Ctx, state: dict, p: SpiceBlow) -> None:
     ctx.check(state["phase"] == "spice_blow", "Spice cards are turned in the Spice Blow & Nexus phase.",
               "base-spice-blow")
     d = deck(state)
-    b = preview_blow(ctx.board, state, p.card, p.pile, p.worm_territory, p.protect_ally)
-    # the deck: a card that cannot be drawn again before a reshuffle is refused here
-    spice.deck_status(d["seen"] + [b.card], state["options"].get("discovery_tokens", True))
+    if d["set_aside"] and state["turn"] > 1:  # a turn-1 phase left without the phase bookkeeping
+        end_spice_phase(state)
+    # The card was drawn: no hard refusal may stop the table from recording it. A card the deck
+    # record thinks is gone is an overridable refusal; with the override the record follows.
+    ctx.rules(spice.check_draw, d["seen"], p.card)
+    try:
+        b = preview_blow(ctx.board, state, p.card, p.pile, p.worm_territory, p.protect_ally)
+    except RuleViolation as exc:
+        ctx.waive(exc)  # raises unless overridden (and overridable)
+        b = preview_blow(ctx.board, state, p.card, p.pile, p.worm_territory, p.protect_ally, overridden=True)
+    if spice.reshuffle_before(d["seen"]):
+        d["piles"] = {"A": None, "B": None}
     d["seen"].append(b.card)
     d["this_phase"].append(b.card)
     if b.kind == "worm":
+        if b.set_aside:
+            d["set_aside"] += 1
+        else:
+            d["worm_run"][p.pile] = d["worm_run"].get(p.pile, 0) + 1
         kill(state, b.devoured)
         save_fremen(state, b.saved_fremen)
         remove_spice(state, b.spice_removed)
         if b.nexus:
             state["nexus"] = True
     else:
+        d["worm_run"][p.pile] = 0
         if b.spice_placed and b.piece:
             state["board"]["spice"][b.piece] = state["board"]["spice"].get(b.piece, 0) + b.spice_placed
-        if not b.spawned:
+        if not b.spawned:  # in storm, or a 4th Hiereg/Smuggler card: a blow that could not spawn
             d["unspawned"] += 1
         if b.discovery_token:
             tok = b.discovery_token
             state["board"]["discovery"][tok["piece"]] = {"kind": tok["kind"], "revealed": None}
-        if b.token_not_spawned:
-            d["unspawned"] += 1
     if b.pile_top_after is not None or b.kind != "worm":
         d["piles"][p.pile] = b.pile_top_after or b.card
 

@@ -1,0 +1,183 @@
+"""Issue 13: the cases an independent rules audit found wrong, and their neighbours, through the API.
+
+Each group is written from the rules text (kiss-rules.txt and the corpus entry it cites):
+1. the spice deck follows the table (turn-1 worms go back; a drawn card is never refused for good);
+2. Bene Gesserit flip timing and the side of forces entering where BG stand;
+3. a karama never subverts its player's own advantage (the same rules /api/karama uses);
+4. a 4th Hiereg/Smuggler card does not spawn (no spice, no token, one unspawned blow);
+6. refusals name factions as players say them;
+7. the Emperor cannot pay for his Fremen ally's extra revivals.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import SIX, act, create_table, join_seat
+from table_helpers import board_spice, host_state, ok, refused, set_phase, spice, stack
+
+SIX_SPICE_CARDS = {"hiereg": ["Sihaya Ridge", "Hagga Basin", "Rock Outcroppings"],
+                   "smuggler": ["Funeral Plain", "Old Gap", "Wind Pass North"]}
+
+
+def blow(client, t, card, pile="A", **kw):
+    return ok(client, t, type="spice.blow", card=card, pile=pile, **kw)
+
+
+def table(client, discovery=True, factions=None):
+    return create_table(client, factions or SIX, options={"discovery_tokens": discovery})
+
+
+# -- 1. the spice deck follows the table ----------------------------------------------------------
+
+@pytest.mark.parametrize("discovery", [True, False])
+@pytest.mark.parametrize("worm_pile", ["A", "B"])
+def test_turn_one_worm_goes_back_into_the_deck(client, discovery, worm_pile):
+    """base-spice-blow: turn-1 worms are set aside and shuffled back after the phase."""
+    t = table(client, discovery)
+    set_phase(client, t, "spice_blow", turn=1)
+    other = "B" if worm_pile == "A" else "A"
+    blow(client, t, "Red Chasm", other)
+    s = blow(client, t, "Shai-Hulud", worm_pile)
+    # during the phase the worm is set aside: out of the deck
+    assert s["spice_deck"]["remaining"] == 18 and s["spice_deck"]["worms_remaining"] == 4
+    assert not s.get("nexus")
+    s = blow(client, t, "The Great Flat", worm_pile)
+    s = ok(client, t, type="phase.next")
+    # after the phase: 20 - 2 territory cards, all 5 worms back
+    assert s["spice_deck"] == {"remaining": 18, "worms_remaining": 5, "next_worm_probability": 5 / 18}
+    assert s["spice_deck_seen"] == ["Red Chasm", "The Great Flat"]
+
+
+def test_audit_case_one_worm_one_card_then_turn_two_takes_all_five_worms(client):
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=1)
+    blow(client, t, "Shai-Hulud", "A")
+    blow(client, t, "Red Chasm", "A")
+    s = ok(client, t, type="phase.next")
+    assert s["spice_deck"]["remaining"] == 19 and s["spice_deck"]["worms_remaining"] == 5
+    assert round(s["spice_deck"]["next_worm_probability"], 3) == 0.263
+    set_phase(client, t, "spice_blow", turn=2)
+    for pile in "ABABA":  # five worms on turn 2: the fifth real worm is accepted without override
+        blow(client, t, "Shai-Hulud", pile)
+    s = host_state(client, t)
+    assert s["spice_deck"]["worms_remaining"] == 0 and s["nexus"] is True
+
+
+def test_several_turn_one_worms_and_a_jump_to_turn_two_without_phase_next(client):
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=1)
+    for card in ["Shai-Hulud", "Shai-Hulud", "Old Gap"]:
+        blow(client, t, card, "A")
+    set_phase(client, t, "spice_blow", turn=2)  # straight to turn 2's blow: the worms still go back
+    s = blow(client, t, "Shai-Hulud", "A")
+    assert s["spice_deck"]["worms_remaining"] == 4 and s["spice_deck"]["remaining"] == 18
+
+
+@pytest.mark.parametrize("card, rule", [("Shai-Hulud", "kiss-less-worms"), ("Red Chasm", "base-spice-blow")])
+def test_a_card_the_record_thinks_gone_is_overridable_and_the_record_follows(client, card, rule):
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=2)
+    seen = ["Shai-Hulud"] * 5 if card == "Shai-Hulud" else ["Red Chasm"]
+    for i, c in enumerate(seen):
+        blow(client, t, c, "AB"[i % 2])
+    err = refused(client, t, "host", rule, "override", type="spice.blow", card=card, pile="B")
+    assert err["overridable"] is True
+    s = ok(client, t, type="spice.blow", card=card, pile="B", override=True, reason="it is on the table")
+    n = len(seen) + 1
+    assert s["spice_deck"]["remaining"] == 20 - n
+    assert s["spice_deck"]["worms_remaining"] == (0 if card == "Shai-Hulud" else 5)
+
+
+def test_names_that_are_no_spice_card_stay_hard_refusals(client):
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=2)
+    err = refused(client, t, "host", "base-spice-blow", "no spice card", type="spice.blow", card="Arrakeen")
+    assert err["overridable"] is False
+
+
+def test_fremen_worm_placement_refusal_can_be_overridden(client):
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=2)
+    blow(client, t, "Red Chasm", "A")
+    ok(client, t, type="forces.place", faction="harkonnen", territory="The Great Flat", forces=2)
+    refused(client, t, "host", "fremen-sandworms", "second or later worm", type="spice.blow",
+            card="Shai-Hulud", pile="A", worm_territory="The Great Flat")
+    ok(client, t, type="spice.blow", card="Shai-Hulud", pile="A", worm_territory="The Great Flat", override=True,
+       reason="the Fremen put it there")
+    assert host_state(client, t)["factions"]["harkonnen"]["tanks"]["forces"] == 2
+
+
+def test_the_first_worm_of_pile_b_is_not_a_later_worm_of_pile_a(client):
+    """fremen-sandworms: only worms after the first in the same blow (same pile) are the Fremen's."""
+    t = table(client)
+    set_phase(client, t, "spice_blow", turn=2)
+    blow(client, t, "Red Chasm", "A")
+    blow(client, t, "Shai-Hulud", "A")
+    blow(client, t, "Old Gap", "A")  # pile A's blow ends with a territory card
+    blow(client, t, "South Mesa", "B")
+    refused(client, t, "host", "fremen-sandworms", "second or later worm", type="spice.blow",
+            card="Shai-Hulud", pile="B", worm_territory="The Great Flat")
+    blow(client, t, "Shai-Hulud", "B")
+    ok(client, t, type="spice.blow", card="Shai-Hulud", pile="B", worm_territory="The Great Flat")
+
+
+def test_reshuffle_after_twenty_cards_empties_both_piles(client):
+    """When the deck runs out, both discard piles are shuffled back: a worm that then comes up has
+    no territory card below it on either pile, and every card can be drawn again."""
+    t = table(client, discovery=False)
+    set_phase(client, t, "spice_blow", turn=2)
+    from companion.rules.board import load_board
+    from companion.rules.spice import deck_cards
+    cards = [c.name for c in deck_cards(load_board()) if c.kind != "worm"] + ["Shai-Hulud"] * 5
+    for i, c in enumerate(cards):
+        blow(client, t, c, "AB"[i % 2])
+    s = host_state(client, t)
+    assert s["spice_deck"] == {"remaining": 20, "worms_remaining": 5, "next_worm_probability": 0.25}
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Wind Pass North", sector=17, forces=2)
+    for pile in "AB":
+        s = blow(client, t, "Shai-Hulud", pile)
+    assert host_state(client, t)["factions"]["harkonnen"]["tanks"]["forces"] == 0  # nothing below: no devouring
+    s = blow(client, t, "Red Chasm", "A")  # drawn again from the new deck
+    assert s["spice_deck"]["remaining"] == 17 and s["spice_deck"]["worms_remaining"] == 3
+
+
+# -- 4. a 4th Hiereg/Smuggler card does not spawn -------------------------------------------------
+
+def _tokens_out(client, t, kind, n=3):
+    """Put ``n`` tokens of ``kind`` out by drawing its cards (turn 2, storm far away)."""
+    for card in SIX_SPICE_CARDS[kind][:n]:
+        blow(client, t, card, "A")
+
+
+@pytest.mark.parametrize("kind", ["hiereg", "smuggler"])
+@pytest.mark.parametrize("tleilaxu", [True, False])
+def test_fourth_discovery_card_places_no_spice_and_no_token_and_counts_once(app, client, kind, tleilaxu):
+    factions = SIX[:5] + ["tleilaxu"] if tleilaxu else SIX
+    t = table(client, factions=factions)
+    set_phase(client, t, "spice_blow", turn=2)
+    ok(client, t, type="storm.set", sector=3)  # no blow sector
+    _tokens_out(client, t, kind)
+    card = SIX_SPICE_CARDS[kind][0]
+    # the three cards are out; 17 more draws reach the reshuffle
+    from companion.rules.board import load_board
+    from companion.rules.spice import deck_cards
+    rest = [c.name for c in deck_cards(load_board()) if c.name not in SIX_SPICE_CARDS[kind]]
+    for i, c in enumerate(rest):
+        blow(client, t, c, "AB"[i % 2])
+    before = host_state(client, t)
+    spice_before = board_spice(before, card)
+    tokens_before = dict(before["board"]["discovery"])
+    assert len(tokens_before) == 6  # three of each kind
+    phone = join_seat(app, t.code, "atreides")
+    html = phone.get(f"/t/{t.code}/preview/blow", query_string={"card": card, "pile": "B"}).get_data(as_text=True)
+    assert "does not spawn: no spice and no token" in html
+    s = blow(client, t, card, "B")
+    assert board_spice(s, card) == spice_before  # no spice
+    assert s["board"]["discovery"] == tokens_before  # no token
+    set_phase(client, t, "collection", turn=2)
+    preview = host_state(client, t).get("collection_preview")
+    if tleilaxu:
+        sub = [p for p in preview if p["source"] == "spice_substitute"][0]
+        assert sub["unspawned_blows"] == 1  # one blow that could not spawn, counted once
+    else:
+        assert not any(p["source"] == "spice_substitute" for p in preview)
