@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIX, act, create_table, join_seat
-from table_helpers import board_spice, host_state, ok, refused, set_phase, spice, stack
+from table_helpers import board_spice, get, host_state, ok, refused, set_phase, spice, stack
 
 SIX_SPICE_CARDS = {"hiereg": ["Sihaya Ridge", "Hagga Basin", "Rock Outcroppings"],
                    "smuggler": ["Funeral Plain", "Old Gap", "Wind Pass North"]}
@@ -181,3 +181,79 @@ def test_fourth_discovery_card_places_no_spice_and_no_token_and_counts_once(app,
         assert sub["unspawned_blows"] == 1  # one blow that could not spawn, counted once
     else:
         assert not any(p["source"] == "spice_substitute" for p in preview)
+
+
+# -- 3. a karama never subverts its player's own advantage ------------------------------------------
+# Every karama-flagged entry type, the effect it plays (karama.json) and a valid entry of that type.
+KARAMA_ENTRIES = {
+    "bid.buy": ("emperor-free-card", "bidding", lambda f: {"type": "bid.buy", "faction": f, "price": 2}),
+    "ship": ("guild-ship-pay-bank", "shipment_movement",
+             lambda f: {"type": "ship", "faction": f, "to": "Polar Sink", "forces": 1}),
+}
+
+
+def _offered(client, t, f, effect):
+    k = get(client, t, f, "karama")
+    return any(o["id"] == effect for o in k["options"])
+
+
+@pytest.mark.parametrize("entry_type", sorted(KARAMA_ENTRIES))
+@pytest.mark.parametrize("factions, ally", [
+    (SIX, None),
+    (SIX, ("emperor", "atreides")),
+    (SIX, ("guild", "harkonnen")),
+    (["atreides", "harkonnen", "fremen", "bg"], None),  # Emperor and Guild absent: their effects stay open
+])
+def test_every_karama_flag_follows_the_karama_options(client, entry_type, factions, ally):
+    """kiss-karama: a karama-flagged entry is accepted exactly when /api/tables/<code>/karama
+    offers that effect to the seat (one source of truth: companion/rules/karama.py)."""
+    effect, phase, make = KARAMA_ENTRIES[entry_type]
+    t = create_table(client, factions)
+    if ally:
+        set_phase(client, t, "spice_blow", turn=2)
+        ok(client, t, type="alliance.form", factions=list(ally))
+    set_phase(client, t, phase, turn=2)
+    for f in factions:
+        if f == "fremen" and entry_type == "ship":
+            continue  # Fremen ship only from their own reserves near the Great Flat
+        entry = dict(make(f), karama=True)
+        if _offered(client, t, f, effect):
+            before = spice(host_state(client, t), f)
+            s = ok(client, t, f, **entry)
+            paid = before - spice(host_state(client, t), f)
+            assert paid == (0 if entry_type == "bid.buy" else 1)  # no payment / the half rate
+        else:
+            assert f == effect.split("-")[0]  # only the faction whose advantage it is
+            err = refused(client, t, f, "kiss-karama", "never its player's own", **entry)
+            assert err["overridable"] is True
+            from companion.rules.factions import faction_name
+            assert faction_name(f) in err["message"]
+
+
+def test_emperor_buying_with_karama_is_refused_and_pays_the_bank_without(client):
+    t = create_table(client, SIX)
+    set_phase(client, t, "bidding", turn=2)
+    refused(client, t, "emperor", "kiss-karama", "Emperor cannot play one to take a card without paying",
+            type="bid.buy", faction="emperor", price=3, karama=True)
+    s = ok(client, t, "emperor", type="bid.buy", faction="emperor", price=3)
+    assert spice(s, "emperor") == 10 - 3
+    # the Emperor's ally may cancel the Emperor's advantage: no payment to anyone
+    set_phase(client, t, "spice_blow", turn=2)
+    ok(client, t, type="alliance.form", factions=["emperor", "atreides"])
+    set_phase(client, t, "bidding", turn=2)
+    before = host_state(client, t)
+    ok(client, t, "atreides", type="bid.buy", faction="atreides", price=3, karama=True)
+    after = host_state(client, t)
+    assert spice(after, "atreides") == spice(before, "atreides") and spice(after, "emperor") == spice(before, "emperor")
+
+
+def test_guild_shipping_with_karama_is_refused(client):
+    t = create_table(client, SIX)
+    set_phase(client, t, "shipment_movement", turn=2)
+    refused(client, t, "guild", "kiss-karama", "Spacing Guild cannot play one", type="ship", faction="guild",
+            to="Arrakeen", forces=2, karama=True)
+    before = host_state(client, t)
+    ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Arrakeen", forces=2, karama=True)
+    after = host_state(client, t)
+    assert spice(before, "harkonnen") - spice(after, "harkonnen") == 1  # half of 2, to the bank
+    assert spice(after, "guild") == spice(before, "guild")

@@ -28,10 +28,10 @@ from importlib import resources
 from typing import Iterable
 
 from .dialing import FACTION_NAMES, FACTIONS, faction_id
-from .errors import hard
+from .errors import RuleViolation, hard
 from .phases import PHASES
 
-__all__ = ["PHASES", "faction_effects", "karama_options", "load_karama", "phase_id"]
+__all__ = ["PHASES", "check_karama_use", "faction_effects", "karama_options", "load_karama", "phase_id"]
 
 
 
@@ -189,3 +189,38 @@ def karama_options(player: str, factions_present: Iterable[str] | str, ally: str
         "shrine": shrine,
         "notes": deepcopy(notes),
     }
+
+
+def _effect(effect_id: str) -> tuple[str, dict]:
+    for target, fdata in _data()["factions"].items():
+        for effect in fdata["effects"]:
+            if effect["id"] == effect_id:
+                return target, effect
+    raise hard(f"There is no karama effect {effect_id!r}.", _data()["rule"])
+
+
+def check_karama_use(player: str, effect_id: str, factions_present: Iterable[str] | str,
+                     ally: str | None = None, what: str = "use that effect") -> dict:
+    """Check that ``player`` may play a Karama for ``effect_id`` (an id of karama.json) and return
+    the option, exactly as ``karama_options`` lists it (the one source of truth ``/api/karama``
+    uses): never against one's own faction's advantage, and against an absent faction only for
+    the effects that stay open then. ``what`` completes "cannot play one to ..." in the refusal.
+    Raises an overridable RuleViolation otherwise."""
+    player = faction_id(player, "player")
+    target, effect = _effect(effect_id)
+    opts = karama_options(player, factions_present, ally=ally)
+    for opt in opts["options"]:
+        if opt["id"] == effect_id:
+            return opt
+    who = FACTION_NAMES[player]
+    rule = _data()["factions"][target]["rule"]
+    if target == player:
+        raise RuleViolation(
+            f"A Karama cancels only another faction's advantage, never its player's own: "
+            f"{who} cannot play one to {what}.",
+            _data()["rule"],
+        )
+    raise RuleViolation(
+        f"{FACTION_NAMES[target]} is not in the game, so {who} has no {FACTION_NAMES[target]} "
+        f"advantage to cancel with a Karama.", rule,
+    )

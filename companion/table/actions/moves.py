@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ...rules import movement, shipment
+from ...rules import karama, movement, shipment
 from ...rules.board import POLAR_SINK, Board, piece_id
 from ...rules.errors import RuleViolation, hard
 from ...rules.position import Position
@@ -82,6 +82,9 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
         raise hard(f"{name(f)} has only {reserves['forces']} forces"
                    f"{' and ' + str(reserves['starred']) + ' starred' if reserves['starred'] else ''} in reserve.",
                    "base-shipment")
+    if p.karama:  # the same rules /api/karama lists: never against one's own advantage
+        ctx.rules(karama.check_karama_use, f, "guild-ship-pay-bank", state["factions_present"],
+                  ally=state["alliances"].get(f), what="ship at the Guild rate paid to the bank")
     spice = state["private"][f]["spice"]
     cost = ctx.rules(shipment.check_ship, ctx.board, pos, f, territory, sector, p.forces + p.advisors, p.starred,
                      reserves=reserves["forces"], reserves_starred=reserves["starred"], spice=spice,

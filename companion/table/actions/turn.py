@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ...rules import economy, spice, storm, victory
+from ...rules import economy, karama, spice, storm, victory
 from ...rules.board import Board, piece_id
 from ...rules.errors import RuleViolation, hard
 from ...rules.occupancy import check_destination_occupancy, in_storm
@@ -356,6 +356,9 @@ def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
     hand = state["factions"][f]["hand_size"]
     limit = state["factions"][f]["hand_limit"]
     ctx.rules(economy.check_purchase, f, hand, limit)
+    if p.karama:  # the same rules /api/karama lists: never against one's own advantage
+        ctx.rules(karama.check_karama_use, f, "emperor-free-card", state["factions_present"],
+                  ally=state["alliances"].get(f), what="take a card without paying for it")
     if not p.karama:
         payee = economy.purchase_payee(f, state["factions_present"])
         add_spice(state, f, -p.price)
