@@ -257,3 +257,43 @@ def test_guild_shipping_with_karama_is_refused(client):
     after = host_state(client, t)
     assert spice(before, "harkonnen") - spice(after, "harkonnen") == 1  # half of 2, to the bank
     assert spice(after, "guild") == spice(before, "guild")
+
+
+# -- 7. the Emperor paying for a Fremen ally's extra revivals --------------------------------------
+# Reading (fremen-free-revival): the Fremen sheet's "you cannot buy additional revivals" wins over
+# the Emperor's alliance power: with 3 free and a limit of 3 a turn the clause would otherwise say
+# nothing, so it bars revivals beyond the free 3 whoever pays. Any other Emperor ally gets up to 6.
+
+@pytest.mark.parametrize(
+    "ally, forces, emperor_pays, accepted, rule",
+    [
+        ("fremen", 3, 0, True, None),  # the Fremen's 3 free
+        ("fremen", 4, 1, False, "fremen-free-revival"),
+        ("fremen", 6, 3, False, "fremen-free-revival"),
+        ("fremen", 4, 0, False, "fremen-free-revival"),  # the Fremen cannot buy either
+        ("atreides", 6, 3, True, None),  # any other ally: up to 6 with the Emperor paying 3
+        ("harkonnen", 5, 2, True, None),
+        ("atreides", 7, 3, False, "base-revival"),
+    ],
+)
+def test_emperor_pays_for_ally_revivals_but_not_for_the_fremen(client, ally, forces, emperor_pays, accepted, rule):
+    t = create_table(client, SIX)
+    set_phase(client, t, "spice_blow", turn=3)
+    ok(client, t, type="alliance.form", factions=["emperor", ally])
+    s = host_state(client, t)
+    reserves = s["factions"][ally]["reserves"]["forces"]
+    ok(client, t, type="forces.place", faction=ally, territory="Polar Sink", forces=min(reserves, 7))
+    ok(client, t, type="forces.remove", faction=ally, territory="Polar Sink", to="tanks", forces=min(reserves, 7))
+    set_phase(client, t, "revival", turn=3)
+    entry = dict(type="revive", faction=ally, forces=forces, emperor_pays=emperor_pays)
+    if accepted:
+        before = host_state(client, t)
+        ok(client, t, ally, **entry)
+        after = host_state(client, t)
+        assert spice(before, "emperor") - spice(after, "emperor") == 2 * emperor_pays
+        assert after["factions"][ally]["reserves"]["forces"] - before["factions"][ally]["reserves"]["forces"] == forces
+    else:
+        err = refused(client, t, ally, rule, None, **entry)
+        assert err["overridable"] is True
+        if rule == "fremen-free-revival":
+            assert "Fremen" in err["message"] and "fremen" not in err["message"]

@@ -25,8 +25,10 @@ Decisions
 - Revival: free revival per KISS sheet; at most 3 forces a turn in all, the rest at 2 spice
   each to the bank; 1 Sardaukar / 1 Fedaykin a turn; Fremen never buy; the Fremen ally may get
   3 free if the Fremen allow; the Emperor may pay (to the bank) for up to 3 forces of its ally
-  beyond that ally's limit of 3 (6 in all). We allow this for a Fremen ally of the Emperor
-  too (it is the Emperor who buys, not the Fremen).
+  beyond that ally's limit of 3 (6 in all). Reading: NOT for a Fremen ally. The Fremen sheet
+  says "you cannot buy additional revivals"; under the limit of 3 a turn, with 3 free, that
+  clause would say nothing unless it bars revivals beyond the free 3 bought by anyone, and the
+  Emperor's payment is exactly that (see the corpus entry fremen-free-revival).
 - Leader revival costs the leader's strength; with the Tleilaxu at the table the payment goes
   to them (Axolotl Tanks), otherwise to the bank. One leader a turn, and only when all the
   faction's leaders are in the tanks (Ecaz: at least 5 in the tanks counting Duke Vidal; Duke
@@ -220,21 +222,27 @@ def check_revival(
     lim = revival_limits(faction, turn, ally, fremen_grants_ally=fremen_grants_ally)
     total = forces + starred
     if in_tanks is not None and forces > in_tanks:
-        raise hard(f"Only {in_tanks} {faction} forces are in the tanks.", "base-tanks")
+        raise hard(f"Only {in_tanks} {FACTION_NAMES[faction]} forces are in the tanks.", "base-tanks")
     if starred_in_tanks is not None and starred > starred_in_tanks:
-        raise hard(f"Only {starred_in_tanks} starred {faction} forces are in the tanks.", "base-tanks")
+        raise hard(f"Only {starred_in_tanks} starred {FACTION_NAMES[faction]} forces are in the tanks.", "base-tanks")
     if starred:
         if lim.max_starred is None:
-            raise hard(f"{faction} has no starred forces.", "base-revival")
+            raise hard(f"{FACTION_NAMES[faction]} has no starred forces.", "base-revival")
         if starred > lim.max_starred:
             raise RuleViolation(
-                f"{faction} may revive only {lim.max_starred} starred force per turn.",
+                f"{FACTION_NAMES[faction]} may revive only {lim.max_starred} starred force per turn.",
                 STARRED_RULE[faction],
             )
     if emperor_pays:
         if ally != "emperor" or faction == "emperor":
             raise RuleViolation(
                 "Only the Emperor's ally can have revivals paid for by the Emperor.", "emperor-alliance"
+            )
+        if faction == "fremen":
+            raise RuleViolation(
+                "The Fremen cannot buy additional revivals, and their ally the Emperor cannot buy them "
+                "for them either: the Fremen get their 3 free forces only.",
+                "fremen-free-revival",
             )
         if emperor_pays > EMPEROR_ALLY_EXTRA:
             raise RuleViolation(
@@ -251,7 +259,7 @@ def check_revival(
         )
     if own > lim.max_forces:
         raise RuleViolation(
-            f"{faction} may revive at most {lim.max_forces} forces this turn"
+            f"{FACTION_NAMES[faction]} may revive at most {lim.max_forces} forces this turn"
             + (" (plus up to 3 the Emperor pays for)." if ally == "emperor" else "."),
             "base-revival",
         )
@@ -260,7 +268,7 @@ def check_revival(
     cost = paid * FORCE_REVIVAL_COST
     emperor_cost = emperor_pays * FORCE_REVIVAL_COST
     if spice is not None and cost > _check_n(spice, "Spice"):
-        raise hard(f"{faction} has {spice} spice and cannot pay {cost} for revival.", "base-revival")
+        raise hard(f"{FACTION_NAMES[faction]} has {spice} spice and cannot pay {cost} for revival.", "base-revival")
     if emperor_spice is not None and emperor_cost > _check_n(emperor_spice, "Spice"):
         raise hard(f"The Emperor has {emperor_spice} spice and cannot pay {emperor_cost}.", "emperor-alliance")
     return RevivalCost(free=free, paid=paid, cost=cost, emperor_paid=emperor_pays, emperor_cost=emperor_cost)
