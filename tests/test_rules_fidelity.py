@@ -297,3 +297,154 @@ def test_emperor_pays_for_ally_revivals_but_not_for_the_fremen(client, ally, for
         assert err["overridable"] is True
         if rule == "fremen-free-revival":
             assert "Fremen" in err["message"] and "fremen" not in err["message"]
+
+
+# -- 2. Bene Gesserit timing and sides ----------------------------------------------------------
+# KISS BG sheet, ADVISORS AND FIGHTERS (the AH reading): flip at the start of Shipment & Movement,
+# choose a side on entering a new territory, take the side already there otherwise, never a mixed
+# stack; another non-allied faction entering a territory held only by BG fighters lets the BG turn
+# them into advisors.
+
+def bg_table(client, ally=None):
+    t = create_table(client, SIX)
+    ok(client, t, type="spice.set", faction="bg", amount=20)
+    ok(client, t, type="storm.set", sector=3)
+    if ally:
+        set_phase(client, t, "spice_blow", turn=2)
+        ok(client, t, type="alliance.form", factions=["bg", ally])
+    return t
+
+
+def bg_stack(s, territory):
+    st = stack(s, territory, "bg")
+    return st["forces"], st["advisors"]
+
+
+@pytest.mark.parametrize("phase", ["storm", "spice_blow", "bidding", "revival", "battle", "collection",
+                                   "mentat_pause"])
+@pytest.mark.parametrize("to", ["advisors", "fighters"])
+def test_bg_flip_outside_shipment_and_movement_is_refused_overridably(client, phase, to):
+    t = bg_table(client)
+    side = {"advisors": 2} if to == "fighters" else {"forces": 2}
+    ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", **side)
+    set_phase(client, t, phase, turn=2)
+    err = refused(client, t, "bg", "bg-advisors", "only at the start of Shipment & Movement", type="forces.flip",
+                  territory="The Great Flat", to=to)
+    assert err["overridable"] is True
+    ok(client, t, "bg", type="forces.flip", territory="The Great Flat", to=to, override=True, reason="table agreed")
+    assert bg_stack(host_state(client, t), "The Great Flat") == ((2, 0) if to == "fighters" else (0, 2))
+
+
+@pytest.mark.parametrize("to", ["advisors", "fighters"])
+def test_bg_flip_at_the_start_of_shipment_and_movement_either_way(client, to):
+    t = bg_table(client)
+    side = {"advisors": 2} if to == "fighters" else {"forces": 2}
+    ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", **side)
+    set_phase(client, t, "shipment_movement", turn=2)
+    ok(client, t, "bg", type="forces.flip", territory="The Great Flat", to=to)
+    assert bg_stack(host_state(client, t), "The Great Flat") == ((2, 0) if to == "fighters" else (0, 2))
+
+
+@pytest.mark.parametrize("first", ["harkonnen_ships", "harkonnen_moves", "bg_ships"])
+@pytest.mark.parametrize("to", ["advisors", "fighters"])
+def test_bg_flip_after_someone_shipped_or_moved_is_refused(client, first, to):
+    t = bg_table(client)
+    side = {"advisors": 2} if to == "fighters" else {"forces": 2}
+    ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", **side)
+    set_phase(client, t, "shipment_movement", turn=2)
+    if first == "harkonnen_ships":
+        ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
+    elif first == "harkonnen_moves":
+        ok(client, t, "harkonnen", type="move", faction="harkonnen", **{"from": "Carthag"}, to="Arrakeen", forces=1)
+    else:
+        ok(client, t, "bg", type="ship", faction="bg", to="Red Chasm", forces=1)
+    err = refused(client, t, "bg", "bg-advisors", "has begun", type="forces.flip", territory="The Great Flat", to=to)
+    assert err["overridable"] is True
+
+
+@pytest.mark.parametrize("entrant, others_there, ally, may", [
+    ("harkonnen", False, None, True),    # a non-allied faction enters where only BG fighters stand
+    ("harkonnen", False, "harkonnen", False),  # the ally entering does not reopen the choice
+    ("harkonnen", True, None, False),    # not only BG fighters there (a move, not from off-planet)
+])
+def test_bg_may_turn_fighters_into_advisors_where_another_faction_just_entered(client, entrant, others_there, ally,
+                                                                                 may):
+    t = bg_table(client, ally)
+    ok(client, t, type="storm.set", sector=3)
+    ok(client, t, type="forces.place", faction="bg", territory="Imperial Basin", sector=9, forces=1)
+    if others_there:
+        ok(client, t, type="forces.place", faction="emperor", territory="Imperial Basin", sector=9, forces=1)
+    set_phase(client, t, "shipment_movement", turn=2)
+    move = dict(type="move", faction=entrant, to="Imperial Basin", to_sector=9, forces=1, **{"from": "Carthag"})
+    if ally:  # allied forces may not end together: the ally's entry is an override here
+        ok(client, t, entrant, **move, override=True, reason="test")
+    else:
+        ok(client, t, entrant, **move)
+    entry = dict(type="forces.flip", territory="Imperial Basin", to="advisors")
+    if may:
+        ok(client, t, "bg", **entry)
+        assert bg_stack(host_state(client, t), "Imperial Basin") == (0, 1)
+        # never back to fighters mid-phase (no "nova flip")
+        refused(client, t, "bg", "bg-advisors", "has begun", type="forces.flip", territory="Imperial Basin",
+                to="fighters")
+    else:
+        refused(client, t, "bg", "bg-advisors", None, **entry)
+
+
+@pytest.mark.parametrize("how", ["ship", "move"])
+@pytest.mark.parametrize("there, entering, result", [
+    ({"advisors": 2}, {"forces": 3}, (0, 5)),   # fighters onto advisors arrive as advisors
+    ({"forces": 2}, {"advisors": 3}, (5, 0)),   # advisors onto fighters arrive as fighters
+    ({"forces": 2}, {"forces": 3}, (5, 0)),
+    ({"advisors": 2}, {"advisors": 3}, (0, 5)),
+])
+def test_bg_forces_entering_take_the_side_already_there(client, how, there, entering, result):
+    t = bg_table(client)
+    ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", **there)
+    if how == "move":
+        ok(client, t, type="forces.place", faction="bg", territory="Funeral Plain", **entering)
+    set_phase(client, t, "shipment_movement", turn=2)
+    if how == "ship":
+        ok(client, t, "bg", type="ship", faction="bg", to="The Great Flat", **entering)
+    else:
+        ok(client, t, "bg", type="move", faction="bg", **{"from": "Funeral Plain"}, to="The Great Flat", **entering)
+    assert bg_stack(host_state(client, t), "The Great Flat") == result
+
+
+def test_bg_fighters_shipped_onto_advisors_in_a_full_stronghold_arrive_as_advisors(client):
+    t = bg_table(client)
+    ok(client, t, type="forces.place", faction="bg", territory="Arrakeen", advisors=1)
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=1)
+    set_phase(client, t, "shipment_movement", turn=2)
+    ok(client, t, "bg", type="ship", faction="bg", to="Arrakeen", forces=2)
+    assert bg_stack(host_state(client, t), "Arrakeen") == (0, 3)
+
+
+def test_bg_entering_a_new_territory_with_both_sides_is_refused(client):
+    t = bg_table(client)
+    set_phase(client, t, "shipment_movement", turn=2)
+    refused(client, t, "bg", "bg-advisors", "one side only", type="ship", faction="bg", to="The Great Flat",
+            forces=1, advisors=1)
+
+
+@pytest.mark.parametrize("bg_there, result", [({"forces": 1}, (2, 0)), ({"advisors": 1}, (0, 2)), ({}, (0, 1))])
+def test_spiritual_advisor_in_the_polar_sink_takes_the_side_there(client, bg_there, result):
+    t = bg_table(client)
+    if bg_there:
+        ok(client, t, type="forces.place", faction="bg", territory="Polar Sink", **bg_there)
+    set_phase(client, t, "shipment_movement", turn=2)
+    ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
+    ok(client, t, "bg", type="ship.advisor", to="Polar Sink")
+    assert bg_stack(host_state(client, t), "Polar Sink") == result
+
+
+def test_spiritual_advisor_joins_a_shipment_onto_bg_fighters_once_they_flip(client):
+    t = bg_table(client)
+    ok(client, t, type="forces.place", faction="bg", territory="Red Chasm", forces=1)
+    set_phase(client, t, "shipment_movement", turn=2)
+    ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
+    refused(client, t, "bg", "bg-spiritual-advisors", "once those fighters flip to advisors", type="ship.advisor",
+            to="Red Chasm")
+    ok(client, t, "bg", type="forces.flip", territory="Red Chasm", to="advisors")  # Harkonnen just entered
+    ok(client, t, "bg", type="ship.advisor", to="Red Chasm")
+    assert bg_stack(host_state(client, t), "Red Chasm") == (0, 2)

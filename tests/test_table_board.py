@@ -220,7 +220,8 @@ CORE_OK = [
                      "starred": 2},
      lambda s: stack(s, "Polar Sink", "emperor")["starred"] == 2
      and s["factions"]["emperor"]["reserves"]["starred"] == 3),
-    ("bg", [{"type": "forces.place", "faction": "bg", "territory": "Polar Sink", "forces": 2}],
+    ("bg", [{"type": "forces.place", "faction": "bg", "territory": "Polar Sink", "forces": 2},
+            {"type": "phase.set", "turn": 2, "phase": "shipment_movement"}],  # flips: at the start of S&M
      {"type": "forces.flip", "territory": "Polar Sink", "to": "advisors"},
      lambda s: stack(s, "Polar Sink", "bg")["advisors"] == 2 and stack(s, "Polar Sink", "bg")["forces"] == 0),
     ("atreides", [], {"type": "leader.tanks", "faction": "atreides", "leader": "duncan"},
@@ -300,10 +301,11 @@ CORE_REFUSED = [
                       "from": "hand"}, None, "from"),
     ("harkonnen", [], {"type": "forces.remove", "faction": "harkonnen", "territory": "Carthag", "forces": 11},
      None, "Harkonnen has only 10 forces in Carthag"),
-    ("bg", [], {"type": "forces.flip", "territory": "Arrakeen", "to": "fighters"}, None,
+    ("bg", [], {"type": "forces.flip", "territory": "Arrakeen", "to": "fighters"}, "bg-advisors",
      "no forces in Arrakeen"),
     ("bg", [{"type": "forces.place", "faction": "bg", "territory": "Carthag", "advisors": 1},
-            {"type": "forces.place", "faction": "atreides", "territory": "Carthag", "forces": 1}],
+            {"type": "forces.place", "faction": "atreides", "territory": "Carthag", "forces": 1},
+            {"type": "phase.set", "turn": 2, "phase": "shipment_movement"}],
      {"type": "forces.flip", "territory": "Carthag", "to": "fighters"}, "bg-advisors",
      "already holds two other factions"),
     ("atreides", [], {"type": "leader.tanks", "faction": "atreides", "leader": "Paul"}, None,

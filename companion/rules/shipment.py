@@ -412,8 +412,8 @@ def check_spiritual_advisor(
     s = resolve_piece_sector(board, pos, t, to_sector)
     if t != POLAR_SINK and pos.occupants.get(t, {}).get("bg", 0) > 0:
         raise RuleViolation(
-            f"The Bene Gesserit have fighters in {t}: a spiritual advisor may join that shipment "
-            f"only where they have no fighters, so send it to the Polar Sink instead.",
+            f"The Bene Gesserit have fighters in {t}: a spiritual advisor may join that shipment only "
+            f"once those fighters flip to advisors; otherwise send it to the Polar Sink.",
             R_SPIRITUAL,
         )
     if in_storm(pos, t, s):

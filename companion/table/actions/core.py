@@ -162,45 +162,7 @@ def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
     remove_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.to)
 
 
-class ForcesFlip(Payload):
-    type: Literal["forces.flip"]
-    faction: Literal["bg"] = "bg"
-    territory: str
-    sector: int | None = Field(default=None, ge=1, le=18)
-    to: Literal["advisors", "fighters"]
-
-
-@action("forces.flip", ForcesFlip, summary=lambda p: f"Bene Gesserit flip to {p.to} in {p.territory}")
-def forces_flip(ctx: Ctx, state: dict, p: ForcesFlip) -> None:
-    present(state, "bg")
-    territory = ctx.board.resolve(p.territory)
-    pieces = ctx.board.territory(territory).pieces()
-    have = territory_forces(state, territory).get("bg")
-    if not have or not (have["forces"] + have["advisors"]):
-        raise hard(f"The Bene Gesserit have no forces in {territory}.")
-    storm = state["storm"]["sector"]
-    ctx.check(not any(piece.endswith(f"@{storm}") for piece in pieces if piece in state["board"]["forces"]
-                      and "bg" in state["board"]["forces"][piece]),
-              f"The storm is over sector {storm}: the Bene Gesserit cannot flip in {territory}.", "bg-advisors")
-    ally = state["alliances"].get("bg")
-    if ally:
-        ctx.check(ally not in territory_forces(state, territory),
-                  f"Allied forces are in {territory}: the Bene Gesserit cannot flip there.", "bg-advisors")
-    if p.to == "fighters" and ctx.board.territory(territory).is_stronghold:
-        others = {f for f in occupants(state).get(territory, {}) if f != "bg"}
-        ctx.check(len(others) < 2,
-                  f"{territory} already holds two other factions: the advisors there cannot become fighters.",
-                  "bg-advisors")
-    for piece in pieces:
-        s = state["board"]["forces"].get(piece, {}).get("bg")
-        if not s:
-            continue
-        if p.to == "fighters":
-            s["forces"] += s["advisors"]
-            s["advisors"] = 0
-        else:
-            s["advisors"] += s["forces"]
-            s["forces"] = 0
+# forces.flip (Bene Gesserit advisors and fighters) lives in moves.py with the rules/bg.py checks.
 
 
 # -- leaders ---------------------------------------------------------------------------------

@@ -7,11 +7,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from ...rules import karama, movement, shipment
+from ...rules import bg, karama, movement, shipment
 from ...rules.board import POLAR_SINK, Board, piece_id
 from ...rules.errors import RuleViolation, hard
 from ...rules.position import Position
-from ..state import occupants, place_forces, position_of, shift_forces, stack
+from ..state import occupants, place_forces, position_of, shift_forces, stack, territory_forces
 from . import Ctx, FactionId, Payload, action
 from .core import add_spice, name, present, resolve_place
 
@@ -46,6 +46,21 @@ def _fallback_cost(board: Board, territory: str, total: int) -> int:
     """The plain price when an override waived the pricing rule itself."""
     t = board.territory(territory)
     return total * (1 if t.is_stronghold else 2)
+
+
+def _note_entry(state: dict, pos: Position, f: str, territory: str, from_off_planet: bool) -> None:
+    """Remember where the BG may choose their side again after another faction's entry (rules/bg.py)."""
+    if bg.may_choose_after_entry(pos, f, territory, from_off_planet):
+        state["bg_choice"] = {"turn": state["turn"], "territory": territory, "by": f}
+    else:
+        state.pop("bg_choice", None)
+
+
+def _bg_side(ctx: Ctx, pos: Position, territory: str, fighters: int, advisors: int) -> tuple[int, int]:
+    """The side BG forces entering ``territory`` take (the one already there; advisors into a full
+    stronghold). A two-sided entry into a new territory is an overridable refusal."""
+    side = ctx.rules(bg.entering_side, ctx.board, pos, territory, fighters, advisors)
+    return (side[0], side[1]) if side else (fighters, advisors)
 
 
 # -- shipment ----------------------------------------------------------------------------------
@@ -85,12 +100,15 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     if p.karama:  # the same rules /api/karama lists: never against one's own advantage
         ctx.rules(karama.check_karama_use, f, "guild-ship-pay-bank", state["factions_present"],
                   ally=state["alliances"].get(f), what="ship at the Guild rate paid to the bank")
+    fighters, advisors = p.forces, p.advisors
+    if f == "bg":  # forces entering where BG stand take that side (rules/bg.py)
+        fighters, advisors = _bg_side(ctx, pos, territory, fighters, advisors)
     spice = state["private"][f]["spice"]
     cost = ctx.rules(shipment.check_ship, ctx.board, pos, f, territory, sector, p.forces + p.advisors, p.starred,
                      reserves=reserves["forces"], reserves_starred=reserves["starred"], spice=spice,
                      guild_in_game="guild" in state["factions_present"], ally=state["alliances"].get(f),
                      shipped_this_turn=state["turn_flags"][f]["shipped"], karama_guild_rate=p.karama,
-                     advisors_only=bool(p.advisors) and not p.forces)
+                     advisors_only=bool(advisors) and not fighters)
     if cost is None:  # overridden: price it as plainly as the rules allow
         try:
             cost = shipment.shipment_cost(ctx.board, pos, f, territory, total,
@@ -103,7 +121,8 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
         raise hard(f"{name(f)} has {spice} spice behind the shield; this shipment costs {cost.amount}.",
                    "base-shipment-cost")
     _pay(state, f, cost.amount, cost.payee)
-    place_forces(state, f, piece_id(territory, sector), p.forces, p.starred, p.advisors, "reserves")
+    place_forces(state, f, piece_id(territory, sector), fighters, p.starred, advisors, "reserves")
+    _note_entry(state, pos, f, territory, from_off_planet=True)
     state["turn_flags"][f]["shipped"] = True
     state["last_shipment"] = {"faction": f, "territory": territory, "cost": cost.amount, "payee": cost.payee}
 
@@ -138,8 +157,10 @@ def ship_cross(ctx: Ctx, state: dict, p: CrossShip) -> None:
     if amount > spice:
         raise hard(f"{name(f)} has {spice} spice behind the shield; this shipment costs {amount}.",
                    "guild-half-price")
+    pos = position(state)
     _pay(state, f, amount, payee)
     shift_forces(state, f, src, piece_id(dst_t, dst_s), p.forces, p.starred)
+    _note_entry(state, pos, f, dst_t, from_off_planet=False)
     state["turn_flags"][f]["shipped"] = True
 
 
@@ -195,8 +216,48 @@ def ship_advisor(ctx: Ctx, state: dict, p: SpiritualAdvisor) -> None:
         territory, sector = result
     else:
         territory, sector = resolve_place(ctx, state, p.to, p.sector)
-    place_forces(state, "bg", piece_id(territory, sector), 0, 0, 1, "reserves")
+    # an advisor sent onto BG fighters (the Polar Sink) becomes a fighter: no mixed stack
+    fighters, advisors = _bg_side(ctx, position(state), territory, 0, 1)
+    place_forces(state, "bg", piece_id(territory, sector), fighters, 0, advisors, "reserves")
     state["last_shipment"] = None
+
+
+# -- Bene Gesserit flip ------------------------------------------------------------------------
+
+class ForcesFlip(Payload):
+    type: Literal["forces.flip"]
+    faction: Literal["bg"] = "bg"
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    to: Literal["advisors", "fighters"]
+
+
+@action("forces.flip", ForcesFlip, summary=lambda p: f"Bene Gesserit flip to {p.to} in {p.territory}")
+def forces_flip(ctx: Ctx, state: dict, p: ForcesFlip) -> None:
+    present(state, "bg")
+    territory = ctx.board.resolve(p.territory)
+    pieces = ctx.board.territory(territory).pieces()
+    have = territory_forces(state, territory).get("bg")
+    if not have or not (have["forces"] + have["advisors"]):
+        raise hard(f"The Bene Gesserit have no forces in {territory}.", "bg-advisors")
+    flags = state["turn_flags"].values()
+    started = any(x.get("shipped") or x.get("moved") for x in flags) or bool(state.get("last_shipment"))
+    choice = state.get("bg_choice") or {}
+    chosen = choice.get("territory") if choice.get("turn") == state["turn"] else None
+    bg_sectors = tuple(int(pc.rpartition("@")[2]) for pc in pieces
+                       if "@" in pc and "bg" in state["board"]["forces"].get(pc, {}))
+    ctx.rules(bg.check_flip, ctx.board, position(state), territory, p.to, phase=state["phase"], started=started,
+              chosen_territory=chosen, bg_sectors=bg_sectors)
+    for piece in pieces:
+        s = state["board"]["forces"].get(piece, {}).get("bg")
+        if not s:
+            continue
+        if p.to == "fighters":
+            s["forces"] += s["advisors"]
+            s["advisors"] = 0
+        else:
+            s["advisors"] += s["forces"]
+            s["forces"] = 0
 
 
 # -- movement ----------------------------------------------------------------------------------
@@ -240,9 +301,19 @@ def move(ctx: Ctx, state: dict, p: Move) -> None:
             raise hard(f"{name(f)} does not hold the Ornithopter Discovery token.", "discovery-ornithopter")
         state["factions"][f]["ornithopter_token"] = False
     allowance = allowance_for(state, f, p.ornithopter_token)
-    ctx.rules(movement.check_move, ctx.board, position(state), f, src_t, src_s, dst_t, dst_s, allowance,
-              advisors_only=bool(p.advisors) and not (p.forces or p.starred))
+    pos = position(state)
+    fighters, advisors = p.forces, p.advisors
+    if f == "bg" and dst_t != src_t:  # forces entering where BG stand take that side (rules/bg.py)
+        fighters, advisors = _bg_side(ctx, pos, dst_t, p.forces, p.advisors)
+    ctx.rules(movement.check_move, ctx.board, pos, f, src_t, src_s, dst_t, dst_s, allowance,
+              advisors_only=bool(advisors) and not (fighters or p.starred))
     shift_forces(state, f, piece_id(src_t, src_s), piece_id(dst_t, dst_s), p.forces, p.starred, p.advisors)
+    if (fighters, advisors) != (p.forces, p.advisors):
+        d = state["board"]["forces"][piece_id(dst_t, dst_s)]["bg"]
+        d["forces"] += fighters - p.forces
+        d["advisors"] += advisors - p.advisors
+    if dst_t != src_t:
+        _note_entry(state, pos, f, dst_t, from_off_planet=False)
     state["turn_flags"][f]["moved"] = True
 
 
