@@ -109,7 +109,8 @@ def check_purchase(buyer: str, hand_size: int, limit: int) -> None:
     _check_n(hand_size, "Hand size", "base-hand-limit")
     if hand_size >= limit:
         raise RuleViolation(
-            f"{buyer} holds {hand_size} Treachery Cards, its limit of {limit}: it must pass.",
+            f"{FACTION_NAMES[_check_faction(buyer)]} holds {hand_size} Treachery Cards, its limit of {limit}: "
+            f"it must pass.",
             hand_limit_rule(buyer),
         )
 
@@ -388,7 +389,7 @@ def collection(
     for pid, per in forces_by_piece.items():
         territory, _ = parse_piece(board, pid, protected)
         for faction, raw in per.items():
-            c = counts(raw, f"in {pid} for {faction}")
+            c = counts(raw, f"in {pid} for {FACTION_NAMES.get(faction, faction)}")
             n = c["forces"] + c["starred"]  # advisors never collect
             if n:
                 collectors.setdefault(territory, {}).setdefault(faction, 0)

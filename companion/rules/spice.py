@@ -49,6 +49,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .board import Board, piece_id
 from .errors import RuleViolation, hard
+from .factions import faction_name
 from .storm import check_spice, counts, parse_piece
 
 SHAI_HULUD = "Shai-Hulud"
@@ -329,7 +330,7 @@ def blow_effects(
     protected = tuple(protected_territories) + discovery_territories()
     for pid, per in forces_by_piece.items():
         for f, c in per.items():
-            counts(c, f"in {pid} for {f}")
+            counts(c, f"in {pid} for {faction_name(f)}")
     for pid, n in spice_by_piece.items():
         check_spice(n, f"in {pid}")
 

@@ -33,6 +33,7 @@ from typing import Iterable, Mapping
 
 from .board import POLAR_SINK, SECTORS, Board, storm_sectors_passed
 from .errors import RuleViolation, hard
+from .factions import faction_name
 
 FORCE_KEYS = ("forces", "starred", "advisors")
 STORM_DIAL_MAX = 20
@@ -225,11 +226,11 @@ def storm_effects(
     for pid, per_faction in forces_by_piece.items():
         if not piece_hit(pid):
             for f, c in per_faction.items():
-                counts(c, f"in {pid} for {f}")
+                counts(c, f"in {pid} for {faction_name(f)}")
             continue
         territory, _ = parse_piece(board, pid, protected)
         for faction, raw in per_faction.items():
-            c = counts(raw, f"in {pid} for {faction}")
+            c = counts(raw, f"in {pid} for {faction_name(faction)}")
             if not any(c.values()):
                 continue
             if faction == "fremen" and fremen_in_game and territory != karama_t:

@@ -37,6 +37,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .board import Board, load_board
 from .errors import RuleViolation, hard
+from .factions import faction_name
 
 JACURUTU = "Jacurutu Sietch"
 SIETCH_TABR = "Sietch Tabr"
@@ -103,7 +104,8 @@ def check_victory(
     for s, fs in occ.items():
         unknown = fs - set(present)
         if unknown:
-            raise hard(f"{', '.join(sorted(unknown))} occupy {s} but are not at the table.", "base-victory")
+            raise hard(f"{', '.join(sorted(faction_name(f) for f in unknown))} occupy {s} but are not at the "
+                       f"table.", "base-victory")
 
     sides = _sides(present, alliances)
     controlled = {side: [s for s in strongholds if occ[s] and occ[s] <= set(side)] for side in sides}

@@ -92,9 +92,9 @@ def discovery_peek(ctx: Ctx, state: dict, p: TokenAt) -> None:
     slot = state["board"]["discovery"][piece]
     tok = discovery_token(p.token)
     if tok.kind != slot["kind"]:
-        raise hard(f"{tok.name} is a {tok.kind} token; the token there is a {slot['kind']} one.",
+        raise hard(f"{tok.name} is a {tok.kind.capitalize()} token; the token there is a {slot['kind'].capitalize()} one.",
                    "kiss-discovery-tokens")
-    ctx.check(may_peek(f, slot["kind"]), f"{name(f)} may not look at face-down {slot['kind']} tokens.",
+    ctx.check(may_peek(f, slot["kind"]), f"{name(f)} may not look at face-down {slot['kind'].capitalize()} tokens.",
               "kiss-discovery-tokens")
     state["private"][f].setdefault("peeks", {})[piece] = tok.name
 
@@ -108,7 +108,7 @@ def discovery_reveal(ctx: Ctx, state: dict, p: TokenAt) -> None:
         raise hard(f"That token was already revealed: {slot['revealed']}.", "kiss-discovery-tokens")
     tok = discovery_token(p.token)
     if tok.kind != slot["kind"]:
-        raise hard(f"{tok.name} is a {tok.kind} token; the token there is a {slot['kind']} one.",
+        raise hard(f"{tok.name} is a {tok.kind.capitalize()} token; the token there is a {slot['kind'].capitalize()} one.",
                    "kiss-discovery-tokens")
     territory = piece.split("@")[0]
     here = sum(s["forces"] + s["starred"] for pc in ctx.board.territory(territory).pieces()

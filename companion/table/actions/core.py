@@ -490,7 +490,7 @@ class SetupPlace(Payload):
 def setup_bg(ctx: Ctx, state: dict, p: SetupPlace) -> None:
     present(state, "bg")
     if p.faction != "bg":
-        raise hard("setup.bg is the Bene Gesserit's entry.")
+        raise hard("Only the Bene Gesserit place their setup force this way.", "bg-at-start")
     piece = resolve_piece(ctx, p.territory, p.sector)
     _setup_turn(ctx, state, "bg", "bg_place")
     place_forces(state, "bg", piece, 0 if p.advisor else 1, 0, 1 if p.advisor else 0, "reserves")
@@ -500,7 +500,7 @@ def setup_bg(ctx: Ctx, state: dict, p: SetupPlace) -> None:
 def setup_moritani(ctx: Ctx, state: dict, p: SetupPlace) -> None:
     present(state, "moritani")
     if p.faction != "moritani":
-        raise hard("setup.moritani is the Moritani's entry.")
+        raise hard("Only the Moritani place their setup forces this way.", "moritani-at-start")
     piece = resolve_piece(ctx, p.territory, p.sector)
     territory = piece.split("@")[0]
     ctx.check(not territory_forces(state, territory),

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from ...rules.errors import hard
+from ...rules.factions import faction_name
 from ...rules.occupancy import resolve_territory
 from ..state import position_of
 from . import Ctx, Payload, action
@@ -40,15 +41,20 @@ MARKER = {"terror": "terror", "ambassadors": "ambassador"}
 PRINTED = {"terror": "terror token", "ambassadors": "ambassador"}
 
 
+def a(noun: str) -> str:
+    """"a terror token", "an ambassador"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def put_marker(state: dict, owner: str, kind: str, name: str, what: str, supply_key: str, rule: str) -> None:
     """Move ``what`` from the owner's private supply face down into stronghold ``name``."""
     supply = state["private"][owner][supply_key]
     if what not in supply:
-        raise hard(f"{owner.title()} have no {what!r} {PRINTED[kind]} in their supply "
+        raise hard(f"{faction_name(owner)} have no {what!r} {PRINTED[kind]} in their supply "
                    f"({', '.join(supply) or 'none left'}).", rule)
     here = markers(state).setdefault(name, {})
     if here.get(MARKER[kind]):
-        raise hard(f"{name} already holds a {PRINTED[kind]}.", rule)
+        raise hard(f"{name} already holds {a(PRINTED[kind])}.", rule)
     supply.remove(what)
     here[MARKER[kind]] = True
     state["private"][owner].setdefault(f"{kind}_placed", {})[name] = what

@@ -388,8 +388,9 @@ def revive(ctx: Ctx, state: dict, p: Revive) -> None:
     ctx.check(not revived.get(key), f"{name(f)} has already revived forces this turn.", "base-revival")
     tanks = state["factions"][f]["tanks"]
     if p.forces > tanks["forces"] or p.starred > tanks["starred"]:
-        raise hard(f"{name(f)} has only {tanks['forces']} forces and {tanks['starred']} starred in the tanks.",
-                   "base-revival")
+        starred = f" and {tanks['starred']} starred" if tanks["starred"] or p.starred else ""
+        raise hard(f"{name(f)} has only {tanks['forces']} force{'s' if tanks['forces'] != 1 else ''}{starred} "
+                   f"in the tanks.", "base-revival")
     ally = state["alliances"].get(f)
     cost = ctx.rules(economy.check_revival, f, state["turn"], p.forces, p.starred, ally=ally,
                      fremen_grants_ally=p.fremen_grants_ally, emperor_pays=p.emperor_pays,
