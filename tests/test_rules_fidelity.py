@@ -448,3 +448,12 @@ def test_spiritual_advisor_joins_a_shipment_onto_bg_fighters_once_they_flip(clie
     ok(client, t, "bg", type="forces.flip", territory="Red Chasm", to="advisors")  # Harkonnen just entered
     ok(client, t, "bg", type="ship.advisor", to="Red Chasm")
     assert bg_stack(host_state(client, t), "Red Chasm") == (0, 2)
+
+
+def test_bg_cross_shipped_by_the_guild_alliance_onto_advisors_arrive_as_advisors(client):
+    t = bg_table(client, ally="guild")
+    ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", advisors=1)
+    ok(client, t, type="forces.place", faction="bg", territory="Funeral Plain", forces=2)
+    set_phase(client, t, "shipment_movement", turn=2)
+    ok(client, t, "bg", type="ship.cross", faction="bg", **{"from": "Funeral Plain"}, to="The Great Flat", forces=2)
+    assert bg_stack(host_state(client, t), "The Great Flat") == (0, 3)

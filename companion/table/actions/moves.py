@@ -160,6 +160,12 @@ def ship_cross(ctx: Ctx, state: dict, p: CrossShip) -> None:
     pos = position(state)
     _pay(state, f, amount, payee)
     shift_forces(state, f, src, piece_id(dst_t, dst_s), p.forces, p.starred)
+    if f == "bg" and dst_t != src_t:  # BG fighters cross-shipped onto BG advisors become advisors
+        fighters, advisors = _bg_side(ctx, pos, dst_t, p.forces, 0)
+        if advisors:
+            d = state["board"]["forces"][piece_id(dst_t, dst_s)]["bg"]
+            d["forces"] -= advisors
+            d["advisors"] += advisors
     _note_entry(state, pos, f, dst_t, from_off_planet=False)
     state["turn_flags"][f]["shipped"] = True
 
