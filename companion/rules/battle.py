@@ -182,7 +182,7 @@ def _strength(plan: Plan, opponent: str) -> int:
     return plan.forces + plan.starred * dialing.starred_worth(plan.faction, opponent)
 
 
-def _check_dial(plan: Plan, opponent: str, present: dict | None) -> tuple[int, int]:
+def check_dial(plan: Plan, opponent: str, present: dict | None) -> tuple[int, int]:
     strength = _strength(plan, opponent)
     who = faction_name(plan.faction)
     if present is not None:
@@ -250,7 +250,7 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
     zoal = [f for f in sides if p[f].leader is not None and p[f].leader_strength is None]
     for f in zoal:  # two Zoals cannot meet: only the Tleilaxu have him
         p[f].leader_strength = p[other[f]].leader_strength or 0
-    dial = {f: _check_dial(p[f], other[f], present.get(f)) for f in sides}
+    dial = {f: check_dial(p[f], other[f], present.get(f)) for f in sides}
     if not isinstance(kh, bool):
         raise hard("kh is true or false.", RULE_KH)
     if kh:
