@@ -155,7 +155,7 @@ def spice_blow_steps(blows: Sequence[tuple[str, str]], *, nexus_open: bool = Fal
     steps = [Step(f"blow_{p}", f"a card turned on pile {p}" if done[p] else f"no card turned on pile {p} yet",
                   done[p], (), "base-spice-blow") for p in PILES]
     if nexus_open:
-        steps.append(Step("nexus", "the Nexus is open: make or break alliances, then close it", False, (),
+        steps.append(Step("nexus", "the Nexus is open (alliances are made and broken, then the table closes it)", False, (),
                           "base-nexus"))
     if saved_fremen:
         steps.append(Step("fremen_saved", "Fremen may send their saved forces to one place", False, ("fremen",),
