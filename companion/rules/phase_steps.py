@@ -264,8 +264,8 @@ def check_shipment_turn(faction: str, turn: ShipmentTurn, action: str = "ship") 
         if turn.acting == GUILD:
             raise RuleViolation(f"The Spacing Guild is taking its turn now: {name} waits until it has shipped "
                                 "and moved.", "guild-ship-when-you-wish")
-        raise RuleViolation(f"It is {faction_name(turn.acting)}'s turn to ship and move: {name} goes later "
-                            "in storm order.", "base-shipment")
+        raise RuleViolation(f"{faction_name(turn.acting)} is in the middle of its turn (shipped, not yet moved): "
+                            f"{name} waits until it is done.", "base-shipment")
     if turn.next != faction:
         order = ", ".join(faction_name(f) for f in turn.order if f not in turn.done)
         raise RuleViolation(f"It is {faction_name(turn.next)}'s turn to ship and move, not {name}'s "
