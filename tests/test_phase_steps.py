@@ -167,6 +167,30 @@ def test_the_blow_card_list_shrinks_and_the_pile_is_remembered(client, t):
     assert ok(client, t, type="phase.next")["phase"] == "charity"
 
 
+@pytest.mark.parametrize("seen, size, absent", [
+    ([], 20, None),
+    (["Old Gap"], 19, "Old Gap"),
+    (["Shai-Hulud"] * 5, 15, "Shai-Hulud"),
+    (["Old Gap", "Shai-Hulud", "Broken Land"], 17, "Broken Land"),
+])
+def test_cards_left_follow_the_deck_rules(seen, size, absent):
+    from companion.rules.spice import deck_status
+    from companion.table.views import cards_left
+    left = cards_left(seen, True)
+    assert len(left) == size == deck_status(seen, True)["remaining"]
+    if absent:
+        assert absent not in left
+
+
+def test_after_every_card_was_seen_the_deck_is_whole_again():
+    from companion.rules.spice import load_spice_data
+    from companion.table.views import cards_left
+    data = load_spice_data()
+    every = list(data["territory_cards"]) + ["Shai-Hulud"] * data["shai_hulud"]["count"]
+    assert sorted(cards_left(every, True)) == sorted(every)
+    assert cards_left(every + ["Old Gap"], True).count("Old Gap") == 0
+
+
 # -- bidding -------------------------------------------------------------------------------------------
 
 def test_cards_up_for_auction_count_down_and_the_opener_moves_on(client, t):
