@@ -54,6 +54,8 @@ WORM = "Shai-Hulud"
 
 @dataclass(frozen=True)
 class Step:
+    """``text`` is a short phrase starting in lower case (unless with a name), ready to be joined
+    into the refusal sentence or shown as a line of the phase card."""
     id: str
     text: str
     done: bool
@@ -101,24 +103,24 @@ def storm_steps(turn: int, *, setup_pending: Sequence[str] = (), storm_moved: bo
     ``traitors_missing``: factions that have not recorded their traitors (turn 1, optional)."""
     steps: list[Step] = []
     if turn == 1:
-        steps.append(Step("setup", "Setup is not finished: waiting for " + ", ".join(faction_name(f) for f in setup_pending)
-                          if setup_pending else "Setup placements done", not setup_pending,
+        steps.append(Step("setup", "setup is not finished: waiting for " + ", ".join(faction_name(f) for f in setup_pending)
+                          if setup_pending else "setup placements done", not setup_pending,
                           tuple(setup_pending), "base-setup"))
         if bg_prediction is not None:
             steps.append(Step("bg_prediction", "Bene Gesserit write down their prediction", bg_prediction,
                               () if bg_prediction else ("bg",), "bg-prediction", blocking=False))
         if traitors_missing:
-            steps.append(Step("traitors", "Traitors recorded (" + _names(traitors_missing) + " to go)", False,
+            steps.append(Step("traitors", "traitors recorded (" + _names(traitors_missing) + " to go)", False,
                               tuple(traitors_missing), "base-setup", blocking=False))
         waiting = [f for f in dialers if f not in dialled]
-        steps.append(Step("storm_dials", f"{_names(dialers)} dial the storm" if dialers else "Dial the storm",
+        steps.append(Step("storm_dials", f"{_names(dialers)} dial the storm" if dialers else "dial the storm",
                           storm_moved or storm_pending or not waiting, () if storm_moved else tuple(waiting),
                           "base-storm", blocking=False))
     elif fremen_present:
         steps.append(Step("storm_card", "Fremen reveal the storm card", storm_moved or storm_pending,
                           () if storm_moved or storm_pending else ("fremen",), "fremen-storm-deck", blocking=False))
     else:
-        steps.append(Step("storm_card", "Turn a storm card", storm_moved or storm_pending, (), "base-storm",
+        steps.append(Step("storm_card", "turn a storm card", storm_moved or storm_pending, (), "base-storm",
                           blocking=False))
     steps.append(Step("storm_moved", "the storm has moved" if storm_moved else "the storm has not moved yet",
                       storm_moved, (), "base-storm"))
@@ -168,7 +170,7 @@ def spice_blow_steps(blows: Sequence[tuple[str, str]], *, nexus_open: bool = Fal
 def charity_steps(entitled: Sequence[str], claimed: Sequence[str]) -> list[Step]:
     """``entitled``: factions (as far as the viewer may know) that may claim charity now."""
     open_ = [f for f in entitled if f not in claimed]
-    text = (f"{_names(open_)} may claim CHOAM charity" if open_ else "Charity claimed by all who may")
+    text = (f"{_names(open_)} may claim CHOAM charity" if open_ else "charity claimed by all who may")
     return [Step("charity", text, not open_, tuple(open_), "base-charity", blocking=False)]
 
 
@@ -199,7 +201,7 @@ def bidding_steps(cards: int, sold: int, *, ended: bool = False, eligible: Seque
 
 def revival_steps(in_tanks: Sequence[str], revived: Sequence[str]) -> list[Step]:
     open_ = [f for f in in_tanks if f not in revived]
-    return [Step("revival", f"{_names(open_)} may revive forces" if open_ else "Revivals done", not open_,
+    return [Step("revival", f"{_names(open_)} may revive forces" if open_ else "revivals done", not open_,
                  tuple(open_), "base-revival", blocking=False)]
 
 
