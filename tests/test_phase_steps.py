@@ -330,6 +330,18 @@ def test_a_battle_left_to_fight_blocks_the_battle_phase(client, t):
     assert ok(client, t, type="phase.next")["phase"] == "collection"
 
 
+def test_a_battle_in_a_revealed_discovery_territory_counts():
+    from companion.table.actions.turn import open_battles
+    from companion.rules.board import load_board
+    s = {"board": {"forces": {"Jacurutu Sietch": {"harkonnen": {"forces": 2, "starred": 0, "advisors": 0},
+                                                 "fremen": {"forces": 1, "starred": 0, "advisors": 0}}}},
+         "alliances": {}, "storm": {"sector": 7}, "player_dots": {"harkonnen": 4, "fremen": 7},
+         "factions_present": ["harkonnen", "fremen"]}
+    assert open_battles(load_board(), s) == [("Jacurutu Sietch", ["harkonnen", "fremen"])]
+    s["alliances"] = {"harkonnen": "fremen", "fremen": "harkonnen"}
+    assert open_battles(load_board(), s) == []
+
+
 def test_a_win_the_rules_see_must_be_confirmed(client):
     t = create_table(client, ["atreides", "harkonnen"])
     ok(client, t, type="forces.place", faction="atreides", territory="Tuek's Sietch", forces=1)

@@ -498,19 +498,30 @@ def blows_this_turn(state: dict) -> list[tuple[str, str]]:
 
 
 def open_battles(board: Board, state: dict) -> list[tuple[str, list[str]]]:
-    """(territory, factions) still to fight, read by the battle helper of the table layer."""
+    """(territory, factions) still to fight: the table layer's ``battles_for`` on the board's
+    territories; a revealed Discovery territory (a place of its own, never split by the storm)
+    holds a battle when two non-allied factions' fighters stand in it."""
     from ..battles import battles_for
+    from ...rules.board import split_piece
+    forces = state["board"]["forces"]
+    on_board = {p: v for p, v in forces.items() if split_piece(p)[0] in board.territories}
+    board_only = dict(state, board=dict(state["board"], forces=on_board))
     found: dict[str, list[str]] = {}
+
+    def add(territory: str, factions: list[str]) -> None:
+        involved = found.setdefault(territory, [])
+        involved += [x for x in factions if x not in involved]
+
     for f in current_order(state):
-        try:
-            mine = battles_for(state, board, f)
-        except (KeyError, RuleViolation):  # a place the board does not know: nothing to fight there
+        for b in battles_for(board_only, board, f):
+            add(b["territory"], [f] + list(b["opponents"]))
+    for piece, stacks in forces.items():
+        if piece in on_board:
             continue
-        for b in mine:
-            involved = found.setdefault(b["territory"], [])
-            for x in [f] + list(b["opponents"]):
-                if x not in involved:
-                    involved.append(x)
+        fighters = [f for f in current_order(state) if f in stacks and stacks[f]["forces"] + stacks[f]["starred"] > 0]
+        enemies = [f for f in fighters if any(g != f and state["alliances"].get(f) != g for g in fighters)]
+        if enemies:
+            add(split_piece(piece)[0], enemies)
     return sorted(found.items())
 
 
