@@ -477,7 +477,10 @@ def auction_opener(state: dict, b: dict | None = None) -> str | None:
 
 
 def record_sale(state: dict, buyer: str) -> None:
-    """A card of this turn's auction is sold (called before the buyer's hand grows)."""
+    """A card of this turn's auction is sold (called before the buyer's hand grows); a purchase
+    recorded outside the Bidding phase (an override) is not one of the auction's cards."""
+    if state["phase"] != "bidding":
+        return
     b = auction(state)
     b["openers"].append(auction_opener(state, b))
     b["buyers"].append(buyer)
