@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIX, act, create_table, join_seat
-from table_helpers import board_spice, get, host_state, ok, refused, set_phase, spice, stack
+from table_helpers import board_spice, get, host_state, its_turn, ok, refused, set_phase, skip_phase, spice, stack
 
 SIX_SPICE_CARDS = {"hiereg": ["Sihaya Ridge", "Hagga Basin", "Rock Outcroppings"],
                    "smuggler": ["Funeral Plain", "Old Gap", "Wind Pass North"]}
@@ -42,7 +42,7 @@ def test_turn_one_worm_goes_back_into_the_deck(client, discovery, worm_pile):
     assert s["spice_deck"]["remaining"] == 18 and s["spice_deck"]["worms_remaining"] == 4
     assert not s.get("nexus")
     s = blow(client, t, "The Great Flat", worm_pile)
-    s = ok(client, t, type="phase.next")
+    s = skip_phase(client, t)  # the test draws only what it needs
     # after the phase: 20 - 2 territory cards, all 5 worms back
     assert s["spice_deck"] == {"remaining": 18, "worms_remaining": 5, "next_worm_probability": 5 / 18}
     assert s["spice_deck_seen"] == ["Red Chasm", "The Great Flat"]
@@ -53,7 +53,7 @@ def test_audit_case_one_worm_one_card_then_turn_two_takes_all_five_worms(client)
     set_phase(client, t, "spice_blow", turn=1)
     blow(client, t, "Shai-Hulud", "A")
     blow(client, t, "Red Chasm", "A")
-    s = ok(client, t, type="phase.next")
+    s = skip_phase(client, t)  # the test draws only what it needs
     assert s["spice_deck"]["remaining"] == 19 and s["spice_deck"]["worms_remaining"] == 5
     assert round(s["spice_deck"]["next_worm_probability"], 3) == 0.263
     set_phase(client, t, "spice_blow", turn=2)
@@ -218,6 +218,8 @@ def test_every_karama_flag_follows_the_karama_options(client, entry_type, factio
             continue  # Fremen ship only from their own reserves near the Great Flat
         entry = dict(make(f), karama=True)
         if _offered(client, t, f, effect):
+            if entry_type == "ship":
+                its_turn(client, t, f)  # Shipment & Movement goes in storm order
             before = spice(host_state(client, t), f)
             s = ok(client, t, f, **entry)
             paid = before - spice(host_state(client, t), f)
@@ -253,6 +255,7 @@ def test_guild_shipping_with_karama_is_refused(client):
     refused(client, t, "guild", "kiss-karama", "Spacing Guild cannot play one", type="ship", faction="guild",
             to="Arrakeen", forces=2, karama=True)
     before = host_state(client, t)
+    its_turn(client, t, "harkonnen")
     ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Arrakeen", forces=2, karama=True)
     after = host_state(client, t)
     assert spice(before, "harkonnen") - spice(after, "harkonnen") == 1  # half of 2, to the bank
@@ -353,10 +356,13 @@ def test_bg_flip_after_someone_shipped_or_moved_is_refused(client, first, to):
     ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", **side)
     set_phase(client, t, "shipment_movement", turn=2)
     if first == "harkonnen_ships":
+        its_turn(client, t, "harkonnen")
         ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
     elif first == "harkonnen_moves":
+        its_turn(client, t, "harkonnen")
         ok(client, t, "harkonnen", type="move", faction="harkonnen", **{"from": "Carthag"}, to="Arrakeen", forces=1)
     else:
+        its_turn(client, t, "bg")
         ok(client, t, "bg", type="ship", faction="bg", to="Red Chasm", forces=1)
     err = refused(client, t, "bg", "bg-advisors", "has begun", type="forces.flip", territory="The Great Flat", to=to)
     assert err["overridable"] is True
@@ -376,6 +382,7 @@ def test_bg_may_turn_fighters_into_advisors_where_another_faction_just_entered(c
         ok(client, t, type="forces.place", faction="emperor", territory="Imperial Basin", sector=9, forces=1)
     set_phase(client, t, "shipment_movement", turn=2)
     move = dict(type="move", faction=entrant, to="Imperial Basin", to_sector=9, forces=1, **{"from": "Carthag"})
+    its_turn(client, t, entrant)
     if ally:  # allied forces may not end together: the ally's entry is an override here
         ok(client, t, entrant, **move, override=True, reason="test")
     else:
@@ -405,8 +412,10 @@ def test_bg_forces_entering_take_the_side_already_there(client, how, there, ente
         ok(client, t, type="forces.place", faction="bg", territory="Funeral Plain", **entering)
     set_phase(client, t, "shipment_movement", turn=2)
     if how == "ship":
+        its_turn(client, t, "bg")
         ok(client, t, "bg", type="ship", faction="bg", to="The Great Flat", **entering)
     else:
+        its_turn(client, t, "bg")
         ok(client, t, "bg", type="move", faction="bg", **{"from": "Funeral Plain"}, to="The Great Flat", **entering)
     assert bg_stack(host_state(client, t), "The Great Flat") == result
 
@@ -416,6 +425,7 @@ def test_bg_fighters_shipped_onto_advisors_in_a_full_stronghold_arrive_as_adviso
     ok(client, t, type="forces.place", faction="bg", territory="Arrakeen", advisors=1)
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=1)
     set_phase(client, t, "shipment_movement", turn=2)
+    its_turn(client, t, "bg")
     ok(client, t, "bg", type="ship", faction="bg", to="Arrakeen", forces=2)
     assert bg_stack(host_state(client, t), "Arrakeen") == (0, 3)
 
@@ -433,6 +443,7 @@ def test_spiritual_advisor_in_the_polar_sink_takes_the_side_there(client, bg_the
     if bg_there:
         ok(client, t, type="forces.place", faction="bg", territory="Polar Sink", **bg_there)
     set_phase(client, t, "shipment_movement", turn=2)
+    its_turn(client, t, "harkonnen")
     ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
     ok(client, t, "bg", type="ship.advisor", to="Polar Sink")
     assert bg_stack(host_state(client, t), "Polar Sink") == result
@@ -442,6 +453,7 @@ def test_spiritual_advisor_joins_a_shipment_onto_bg_fighters_once_they_flip(clie
     t = bg_table(client)
     ok(client, t, type="forces.place", faction="bg", territory="Red Chasm", forces=1)
     set_phase(client, t, "shipment_movement", turn=2)
+    its_turn(client, t, "harkonnen")
     ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Red Chasm", forces=1)
     refused(client, t, "bg", "bg-spiritual-advisors", "once those fighters flip to advisors", type="ship.advisor",
             to="Red Chasm")
@@ -455,5 +467,6 @@ def test_bg_cross_shipped_by_the_guild_alliance_onto_advisors_arrive_as_advisors
     ok(client, t, type="forces.place", faction="bg", territory="The Great Flat", advisors=1)
     ok(client, t, type="forces.place", faction="bg", territory="Funeral Plain", forces=2)
     set_phase(client, t, "shipment_movement", turn=2)
+    its_turn(client, t, "bg")
     ok(client, t, "bg", type="ship.cross", faction="bg", **{"from": "Funeral Plain"}, to="The Great Flat", forces=2)
     assert bg_stack(host_state(client, t), "The Great Flat") == (0, 3)

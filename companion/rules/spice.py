@@ -217,6 +217,14 @@ def deck_status(seen_cards_since_shuffle: Sequence[str], discovery: bool = False
     }
 
 
+def cards_in_deck(seen_cards_since_shuffle: Sequence[str]) -> list[str]:
+    """The cards still in the draw deck, by name, a card once per copy left (worms last), as the
+    record reads the table's draws (see ``_walk``)."""
+    left, _, _ = _walk(seen_cards_since_shuffle)
+    names = [n for n in left if n != SHAI_HULUD for _ in range(left[n])]
+    return names + [SHAI_HULUD] * left.get(SHAI_HULUD, 0)
+
+
 def reshuffle_before(seen_cards_since_shuffle: Sequence[str]) -> bool:
     """Does the next draw come from a freshly reshuffled deck? (all 20 cards were drawn, so both
     discard piles were shuffled back: no territory card lies on either pile any more)."""

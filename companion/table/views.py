@@ -105,24 +105,9 @@ def turn_info(state: dict, viewer: str) -> dict:
 
 
 def cards_left(seen: list, discovery: bool) -> list[str]:
-    """The spice cards still in the draw deck (a worm once per copy), asked of the deck rules
-    themselves: a card is in the deck when drawing it now would be accepted. When the table's
-    record no longer fits the deck (an overridden draw), every card is offered: the table decides."""
-    from ..rules.errors import RuleViolation
-    from ..rules.spice import SHAI_HULUD, deck_status, load_spice_data
-    data = load_spice_data()
-    try:
-        worms = deck_status(seen, discovery)["worms_remaining"]
-    except RuleViolation:
-        return list(data["territory_cards"]) + [SHAI_HULUD] * data["shai_hulud"]["count"]
-    out = []
-    for card in data["territory_cards"]:
-        try:
-            deck_status(list(seen) + [card], discovery)
-        except RuleViolation:
-            continue
-        out.append(card)
-    return out + [SHAI_HULUD] * worms
+    """The spice cards still in the draw deck (a worm once per copy), asked of the deck rules."""
+    from ..rules.spice import cards_in_deck
+    return cards_in_deck(seen)
 
 
 def board_view(state: dict) -> dict:
