@@ -175,8 +175,8 @@ def _side_wants(board, pid: str) -> tuple[int, int]:
     prev_s = (s - 2) % 18 + 1
     next_s = s % 18 + 1
     t = board.territories[name]
-    lo = 2 * (prev_s in t.sectors)
-    hi = 2 * (next_s in t.sectors)
+    lo = 4 * (prev_s in t.sectors)
+    hi = 4 * (next_s in t.sectors)
     for n in board.piece_neighbours[pid]:
         nn, ns = split_piece(n)
         if nn == name or ns is None:
@@ -307,14 +307,19 @@ def _box_points(box):
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (xm, y0), (xm, y1), (x0, ym), (x1, ym), (xm, ym)]
 
 
-def _place_label(name: str, pieces: list[Piece]) -> Label:
+def _overlaps(box, boxes, gap: float = 2.0) -> bool:
+    x0, y0, x1, y1 = box
+    return any(min(x1, b[2]) - max(x0, b[0]) > -gap and min(y1, b[3]) - max(y0, b[1]) > -gap for b in boxes)
+
+
+def _place_label(name: str, pieces: list[Piece], placed: list) -> Label:
     host = max(pieces, key=lambda p: (p.area(), p.id))
     if host.sector is None:
         return Label(name, host.id, CX, CY - 48, 24, ["Polar Sink"])
     a0, a1 = host.angles
     candidates = []
-    for fr in (0.5, 0.4, 0.6, 0.3, 0.7):
-        for fa in (0.5, 0.35, 0.65):
+    for fr in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+        for fa in (0.5, 0.35, 0.65, 0.2, 0.8):
             r = host.r0 + (host.r1 - host.r0) * fr
             candidates.append(polar(r, a0 + (a1 - a0) * fa))
     for size in (22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 10):
@@ -322,8 +327,17 @@ def _place_label(name: str, pieces: list[Piece]) -> Label:
             lines = _wrap(name, nlines)
             for (x, y) in candidates:
                 lab = Label(name, host.id, x, y, size, lines)
-                if all(_inside_territory(px, py, pieces, 2) for px, py in _box_points(lab.box())):
+                box = lab.box()
+                if _overlaps(box, placed):
+                    continue
+                if all(_inside_territory(px, py, pieces, 2) for px, py in _box_points(box)):
                     return lab
+    # no fit inside the territory: the smallest size at a free spot in the host piece
+    for size in (11, 10):
+        for (x, y) in candidates:
+            lab = Label(name, host.id, x, y, size, _wrap(name, 3))
+            if not _overlaps(lab.box(), placed, 0):
+                return lab
     x, y = host.centroid()
     return Label(name, host.id, x, y, 10, _wrap(name, 3))
 
@@ -364,8 +378,15 @@ def geometry() -> Geometry:
                 p.d = wedge_path(p.r0, p.r1, *p.angles)
                 pieces[pid] = p
     labels = {}
-    for name in sorted(board.territories):
-        labels[name] = _place_label(name, [p for p in pieces.values() if p.territory == name])
+    placed: list = []
+    # the tightest territories first (they have the fewest places for their name)
+    def room(name):
+        return sum(p.area() for p in pieces.values() if p.territory == name)
+    for name in sorted(board.territories, key=lambda n: (room(n), n)):
+        lab = _place_label(name, [p for p in pieces.values() if p.territory == name], placed)
+        labels[name] = lab
+        placed.append(lab.box())
+    labels = dict(sorted(labels.items()))
     return Geometry(pieces=pieces, labels=labels, rows=rows)
 
 

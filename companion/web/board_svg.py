@@ -106,27 +106,34 @@ def _static_parts() -> tuple[list[tuple[str, str]], str, str]:
     return pieces, "".join(labels), rim_markup
 
 
+@lru_cache(maxsize=None)
 def _chip_anchor(pid: str) -> tuple[float, float]:
+    """Where a piece's chips go: inside the piece, as clear of every name as the piece allows
+    (and, among equally clear spots, the one nearest the piece's middle)."""
     g = bm.geometry()
     p = g.pieces[pid]
     if p.sector is None:
         return bm.CX, bm.CY + 22
     a0, a1 = p.angles
-    lab = g.labels.get(p.territory)
-    if lab is None or lab.piece != pid:
-        return p.centroid()
-    # the label lives here: put the chips in the part of the piece away from it
-    best, best_d = None, -1.0
-    for fr in (0.2, 0.8, 0.5):
-        for fa in (0.5, 0.25, 0.75):
+    boxes = [lab.box() for lab in g.labels.values()]
+    cx, cy = p.centroid()
+    best, best_key = (cx, cy), None
+    for fr in (0.5, 0.35, 0.65, 0.2, 0.8):
+        for fa in (0.5, 0.3, 0.7):
             x, y = bm.polar(p.r0 + (p.r1 - p.r0) * fr, a0 + (a1 - a0) * fa)
-            x0, y0, x1, y1 = lab.box()
-            dx = max(x0 - x, 0, x - x1)
-            dy = max(y0 - y, 0, y - y1)
-            d = (dx * dx + dy * dy) ** 0.5
-            if d > best_d + 1e-6:
-                best, best_d = (x, y), d
+            clear = min(_box_distance(x, y, b) for b in boxes)
+            key = (min(clear, 26.0), -((x - cx) ** 2 + (y - cy) ** 2))
+            if best_key is None or key > best_key:
+                best, best_key = (x, y), key
     return best
+
+
+def _box_distance(x: float, y: float, box) -> float:
+    x0, y0, x1, y1 = box
+    # chips are about 44 x 20: measure from the chip's edges, not its centre
+    dx = max(x0 - (x + 22), 0, (x - 22) - x1)
+    dy = max(y0 - (y + 10), 0, (y - 10) - y1)
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _chips(pid: str, spice: int, forces: list) -> str:
