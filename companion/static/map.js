@@ -97,7 +97,11 @@
     setBox(drag.svg, clamp(drag.svg, [drag.box[0] - dx * k, drag.box[1] - dy * k, drag.box[2], drag.box[3]]));
   });
   document.addEventListener("pointerup", function () {
-    if (drag && drag.moved) drag.svg.dataset.justDragged = "1";
+    if (drag && drag.moved) {
+      var svg = drag.svg;
+      svg.dataset.justDragged = "1";
+      setTimeout(function () { delete svg.dataset.justDragged; }, 400);
+    }
     drag = null;
   });
   document.addEventListener("pointercancel", function () { drag = null; });

@@ -245,9 +245,15 @@ def _relax_radii(rows: dict[int, list[list[str]]], board) -> dict[int, list[floa
     bounds = {}
     where = {}
     for s, rs in rows.items():
-        n = len(rs)
-        # start: equal area-ish spacing (inner rows a little thicker, as their arcs are short)
-        bounds[s] = [R_SINK + (R_OUT - R_SINK) * ((i / n) ** 0.85) for i in range(n + 1)]
+        # start: rows of several pieces side by side, and strongholds, get more room
+        weights = [1.0 + 0.45 * (len(row) - 1)
+                   + 0.5 * any(board.territories[split_piece(p)[0]].is_stronghold for p in row) for row in rs]
+        total = sum(weights)
+        acc, b = 0.0, [R_SINK]
+        for w in weights:
+            acc += w
+            b.append(R_SINK + (R_OUT - R_SINK) * ((acc / total) ** 0.85))
+        bounds[s] = b
         for k, row in enumerate(rs):
             for p in row:
                 where[p] = (s, k)

@@ -13,7 +13,7 @@ from . import board_map as bm
 
 SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "guild": "SG", "bg": "BG",
          "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL"}
-CHIP_H = 20
+CHIP_H = 22
 VIEWBOX = f"{-bm.SIZE // 2} {-bm.SIZE // 2} {bm.SIZE} {bm.SIZE}"
 CHIP_FONT = 14
 
@@ -107,58 +107,72 @@ def _static_parts() -> tuple[list[tuple[str, str]], str, str]:
 
 
 @lru_cache(maxsize=None)
-def _chip_anchor(pid: str) -> tuple[float, float]:
-    """Where a piece's chips go: inside the piece, as clear of every name as the piece allows
-    (and, among equally clear spots, the one nearest the piece's middle)."""
-    g = bm.geometry()
-    p = g.pieces[pid]
+def _anchor_candidates(pid: str) -> tuple[tuple[float, float], ...]:
+    """Spots inside a piece where its chips may go, the middle first."""
+    p = bm.geometry().pieces[pid]
     if p.sector is None:
-        return bm.CX, bm.CY + 22
+        return ((bm.CX, bm.CY + 24), (bm.CX, bm.CY + 56), (bm.CX - 50, bm.CY + 30), (bm.CX + 50, bm.CY + 30))
     a0, a1 = p.angles
-    boxes = [lab.box() for lab in g.labels.values()]
-    cx, cy = p.centroid()
-    best, best_key = (cx, cy), None
-    for fr in (0.5, 0.35, 0.65, 0.2, 0.8):
-        for fa in (0.5, 0.3, 0.7):
-            x, y = bm.polar(p.r0 + (p.r1 - p.r0) * fr, a0 + (a1 - a0) * fa)
-            clear = min(_box_distance(x, y, b) for b in boxes)
-            key = (min(clear, 26.0), -((x - cx) ** 2 + (y - cy) ** 2))
-            if best_key is None or key > best_key:
-                best, best_key = (x, y), key
-    return best
+    out = []
+    for fr in (0.5, 0.3, 0.7, 0.15, 0.85):
+        for fa in (0.5, 0.3, 0.7, 0.15, 0.85):
+            out.append(bm.polar(p.r0 + (p.r1 - p.r0) * fr, a0 + (a1 - a0) * fa))
+    return tuple(out)
 
 
-def _box_distance(x: float, y: float, box) -> float:
-    x0, y0, x1, y1 = box
-    # chips are about 44 x 20: measure from the chip's edges, not its centre
-    dx = max(x0 - (x + 22), 0, (x - 22) - x1)
-    dy = max(y0 - (y + 10), 0, (y - 10) - y1)
-    return (dx * dx + dy * dy) ** 0.5
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
 
 
-def _chips(pid: str, spice: int, forces: list) -> str:
-    items = []
-    if spice:
-        items.append(("spice", f"{spice}", False))
-    items += forces
-    if not items:
-        return ""
-    x, y = _chip_anchor(pid)
-    widths = [12 + 8.6 * len(text) for _, text, _ in items]
+def _chip_items(spice: int, forces: list) -> list:
+    items = [("spice", f"{spice}", False)] if spice else []
+    return items + list(forces)
+
+
+def _chip_layout(items: list) -> tuple[list[float], list[list[int]], float, float]:
+    widths = [12 + 9.6 * len(text) for _, text, _ in items]
     per_row = 3 if len(items) > 4 else 2
     rows = [list(range(i, min(i + per_row, len(items)))) for i in range(0, len(items), per_row)]
+    w = max(sum(widths[i] for i in row) + 3 * (len(row) - 1) for row in rows)
+    h = len(rows) * (CHIP_H + 3) - 3
+    return widths, rows, w, h
+
+
+def _place_chips(contents: dict) -> str:
+    """Chips of every piece, each group inside its piece where it covers the fewest names and
+    other chips (greedy, deterministic)."""
+    g = bm.geometry()
+    taken = [lab.box() for lab in g.labels.values()]
     out = []
-    for ri, row in enumerate(rows):
-        total = sum(widths[i] for i in row) + 3 * (len(row) - 1)
-        cx = x - total / 2
-        cy = y - (len(rows) * (CHIP_H + 3) - 3) / 2 + ri * (CHIP_H + 3)
-        for i in row:
-            kind, text, adv = items[i]
-            w = widths[i]
-            cls = "chip sp" if kind == "spice" else f"chip f-{escape(kind)}" + (" adv" if adv else "")
-            out.append(f'<g class="{cls}"><rect x="{bm._n(cx)}" y="{bm._n(cy)}" width="{bm._n(w)}" height="{CHIP_H}" rx="5"/>'
-                       f'<text x="{bm._n(cx + w / 2)}" y="{bm._n(cy + CHIP_H / 2)}">{escape(text)}</text></g>')
-            cx += w + 3
+    for pid in sorted(contents, key=lambda p: (g.pieces[p].area(), p)):
+        c = contents[pid]
+        items = _chip_items(c["spice"], c["forces"])
+        if not items:
+            continue
+        widths, rows, w, h = _chip_layout(items)
+        cands = _anchor_candidates(pid)
+        best, best_key = cands[0], None
+        for i, (x, y) in enumerate(cands):
+            box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            key = (round(sum(_overlap(box, t) for t in taken), 1), i)
+            if best_key is None or key < best_key:
+                best, best_key = (x, y), key
+        x, y = best
+        taken.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+        for ri, row in enumerate(rows):
+            total = sum(widths[i] for i in row) + 3 * (len(row) - 1)
+            cx = x - total / 2
+            cy = y - h / 2 + ri * (CHIP_H + 3)
+            for i in row:
+                kind, text, adv = items[i]
+                cw = widths[i]
+                cls = "chip sp" if kind == "spice" else f"chip f-{escape(kind)}" + (" adv" if adv else "")
+                out.append(f'<g class="{cls}"><rect x="{bm._n(cx)}" y="{bm._n(cy)}" width="{bm._n(cw)}" '
+                           f'height="{CHIP_H}" rx="5"/><text x="{bm._n(cx + cw / 2)}" y="{bm._n(cy + CHIP_H / 2)}">'
+                           f'{escape(text)}</text></g>')
+                cx += cw + 3
     return "".join(out)
 
 
@@ -216,7 +230,7 @@ def board_svg(view: dict, lit=None, mine=None, picked=None) -> Markup:
             if glyph:
                 marks.append(f'<text class="mk" x="{bm._n(x1 + 4)}" y="{bm._n(y0 + 6)}">{glyph}</text>')
     parts.append(f'<g class="marks">{"".join(marks)}</g>')
-    chips = [_chips(pid, c["spice"], c["forces"]) for pid, c in sorted(contents.items()) if pid in g.pieces]
-    parts.append(f'<g class="chips">{"".join(chips)}</g>')
+    chips = _place_chips({pid: c for pid, c in contents.items() if pid in g.pieces})
+    parts.append(f'<g class="chips">{chips}</g>')
     parts.append("</svg>")
     return Markup("".join(parts))
