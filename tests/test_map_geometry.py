@@ -393,3 +393,23 @@ def test_phone_tap_zooms_then_selects_the_piece(tmp_path, browser):
         ctx.close()
     finally:
         srv.stop()
+
+
+def test_markers_and_discovery_tokens_show_and_chips_do_not_cover_each_other():
+    forces = {f: {"forces": 3, "starred": 0, "advisors": 0, "sectors": {str(s): {"forces": 3, "starred": 0, "advisors": 0}
+                                                                         for s in (18, 1, 2)}}
+              for f in ("emperor", "guild")}
+    view = empty_view(territories={
+        "Cielago North": {"spice": 8, "spice_by_sector": {"2": 8}, "forces": forces},
+        "Cielago Depression": {"spice": 0, "spice_by_sector": {}, "forces": forces}},
+        discovery={"Gara Kulon@7": {"kind": "hiereg", "revealed": None}},
+        markers={"Carthag": {"terror": True}})
+    svg = str(board_svg(view))
+    assert '<g class="disc">' in svg and "<title>hiereg</title>" in svg
+    assert re.search(r'<text class="mk"[^>]*>T</text>', svg)
+    boxes = [tuple(float(v) for v in m) for m in re.findall(
+        r'<rect x="(-?[\d.]+)" y="(-?[\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="5"/>', svg)]
+    assert len(boxes) == 13   # one spice chip, two factions in six pieces
+    for i, (x, y, w, h) in enumerate(boxes):
+        for (x2, y2, w2, h2) in boxes[i + 1:]:
+            assert min(x + w, x2 + w2) - max(x, x2) <= 0.5 or min(y + h, y2 + h2) - max(y, y2) <= 0.5
