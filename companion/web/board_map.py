@@ -75,6 +75,7 @@ class Piece:
     r0: float = 0.0
     r1: float = R_SINK
     d: str = ""
+    span_index: int = 0   # place in its territory's run of sectors (storm order)
 
     @property
     def angles(self) -> tuple[float, float]:
@@ -118,13 +119,29 @@ class Label:
     lines: list[str]
 
     def box(self) -> tuple[float, float, float, float]:
-        w = max(len(s) for s in self.lines) * self.size * CHAR_W
+        w = max(text_width(s) for s in self.lines) * self.size
         h = len(self.lines) * self.size * LINE_H
         return self.x - w / 2, self.y - h / 2, self.x + w / 2, self.y + h / 2
 
 
-CHAR_W = 0.56   # average glyph width / font size (bold condensed-ish sans)
 LINE_H = 1.08
+_NARROW = set("iljtfr' .,-")
+_WIDE = set("mwMW")
+
+
+def text_width(text: str) -> float:
+    """Width of a bold sans label in em (a little generous: DejaVu Sans Bold, Roboto, SF all fit)."""
+    w = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            w += 0.42
+        elif ch in _WIDE:
+            w += 1.02
+        elif ch.isupper():
+            w += 0.78
+        else:
+            w += 0.66
+    return w
 
 
 @dataclass
@@ -319,15 +336,36 @@ def _overlaps(box, boxes, gap: float = 2.0) -> bool:
 
 
 def _place_label(name: str, pieces: list[Piece], placed: list) -> Label:
-    host = max(pieces, key=lambda p: (p.area(), p.id))
+    order = {p.id: i for i, p in enumerate(pieces)}
+    mid = (len(pieces) - 1) / 2
+    # the largest piece; among equals the one in the middle of the territory's span
+    host = max(pieces, key=lambda p: (round(p.area()), -abs(order[p.id] - mid), p.id))
     if host.sector is None:
         return Label(name, host.id, CX, CY - 48, 24, ["Polar Sink"])
     a0, a1 = host.angles
+    # the ideal spot: the middle of the run of this territory's pieces sharing the host's band
+    lo, hi = a1, a0
+    by_sector = {p.sector: p for p in pieces}
+    for step in (1, -1):
+        s = host.sector
+        while True:
+            s = (s - 1 + step) % 18 + 1
+            q = by_sector.get(s)
+            if q is None or min(q.r1, host.r1) - max(q.r0, host.r0) < 0.6 * (host.r1 - host.r0):
+                break
+            qa0, qa1 = q.angles
+            if step == 1:
+                lo = lo - (qa0 - qa1)
+            else:
+                hi = hi + (qa0 - qa1)
+    ideal_a = min(max((lo + hi) / 2, a1), a0)
+    ideal = polar((host.r0 + host.r1) / 2, ideal_a)
     candidates = []
     for fr in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
-        for fa in (0.5, 0.35, 0.65, 0.2, 0.8):
+        for fa in (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95):
             r = host.r0 + (host.r1 - host.r0) * fr
             candidates.append(polar(r, a0 + (a1 - a0) * fa))
+    candidates.sort(key=lambda c: (round((c[0] - ideal[0]) ** 2 + (c[1] - ideal[1]) ** 2, 3), c))
     for size in (22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 10):
         for nlines in (1, 2, 3):
             lines = _wrap(name, nlines)
@@ -383,13 +421,18 @@ def geometry() -> Geometry:
                           r0=bounds[s][k], r1=bounds[s][k + 1])
                 p.d = wedge_path(p.r0, p.r1, *p.angles)
                 pieces[pid] = p
+    for name, t in board.territories.items():
+        if not t.is_polar_sink:
+            for i, sec in enumerate(t.sectors):
+                pieces[piece_id(name, sec)].span_index = i
     labels = {}
     placed: list = []
     # the tightest territories first (they have the fewest places for their name)
     def room(name):
         return sum(p.area() for p in pieces.values() if p.territory == name)
     for name in sorted(board.territories, key=lambda n: (room(n), n)):
-        lab = _place_label(name, [p for p in pieces.values() if p.territory == name], placed)
+        lab = _place_label(name, sorted((p for p in pieces.values() if p.territory == name),
+                                        key=lambda p: p.span_index), placed)
         labels[name] = lab
         placed.append(lab.box())
     labels = dict(sorted(labels.items()))

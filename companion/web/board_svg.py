@@ -114,8 +114,8 @@ def _anchor_candidates(pid: str) -> tuple[tuple[float, float], ...]:
         return ((bm.CX, bm.CY + 24), (bm.CX, bm.CY + 56), (bm.CX - 50, bm.CY + 30), (bm.CX + 50, bm.CY + 30))
     a0, a1 = p.angles
     out = []
-    for fr in (0.5, 0.3, 0.7, 0.15, 0.85):
-        for fa in (0.5, 0.3, 0.7, 0.15, 0.85):
+    for fr in (0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9):
+        for fa in (0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9):
             out.append(bm.polar(p.r0 + (p.r1 - p.r0) * fr, a0 + (a1 - a0) * fa))
     return tuple(out)
 
@@ -155,7 +155,7 @@ def _place_chips(contents: dict) -> str:
         cands = _anchor_candidates(pid)
         best, best_key = cands[0], None
         for i, (x, y) in enumerate(cands):
-            box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            box = (x - w / 2 - 2, y - h / 2 - 2, x + w / 2 + 2, y + h / 2 + 2)
             key = (round(sum(_overlap(box, t) for t in taken), 1), i)
             if best_key is None or key < best_key:
                 best, best_key = (x, y), key
