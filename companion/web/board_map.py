@@ -203,12 +203,25 @@ def _side_wants(board, pid: str) -> tuple[int, int]:
     return lo, hi
 
 
+STRONGHOLD_SHARE = 1.6   # a stronghold gets this much of a row's width for every 1 of its neighbours
+
+
+def _row_fracs(board, row: list[str]) -> list[tuple[float, float]]:
+    """Angular shares of the pieces of a row, side by side from the sector-1 side."""
+    ws = [STRONGHOLD_SHARE if board.territories[split_piece(p)[0]].is_stronghold else 1.0 for p in row]
+    total, acc, out = sum(ws), 0.0, []
+    for w in ws:
+        out.append((acc / total, (acc + w) / total))
+        acc += w
+    out[-1] = (out[-1][0], 1.0)
+    return out
+
+
 def _score(board, rows: list[list[str]], adj: dict[str, set], wants: dict, touches_sink: set) -> float:
     spans = {}
     for k, row in enumerate(rows):
-        w = 1.0 / len(row)
-        for i, p in enumerate(row):
-            spans[p] = (k, i * w, (i + 1) * w)
+        for p, (f0, f1) in zip(row, _row_fracs(board, row)):
+            spans[p] = (k, f0, f1)
     cost = 0.0
     pieces = list(spans)
     for a, b in itertools.combinations(pieces, 2):
@@ -264,7 +277,7 @@ def _relax_radii(rows: dict[int, list[list[str]]], board) -> dict[int, list[floa
     for s, rs in rows.items():
         # start: rows of several pieces side by side, and strongholds, get more room
         weights = [1.0 + 0.45 * (len(row) - 1)
-                   + 0.5 * any(board.territories[split_piece(p)[0]].is_stronghold for p in row) for row in rs]
+                   + 0.9 * any(board.territories[split_piece(p)[0]].is_stronghold for p in row) for row in rs]
         total = sum(weights)
         acc, b = 0.0, [R_SINK]
         for w in weights:
@@ -335,7 +348,23 @@ def _overlaps(box, boxes, gap: float = 2.0) -> bool:
     return any(min(x1, b[2]) - max(x0, b[0]) > -gap and min(y1, b[3]) - max(y0, b[1]) > -gap for b in boxes)
 
 
-def _place_label(name: str, pieces: list[Piece], placed: list) -> Label:
+def _place_label(name: str, pieces: list[Piece], placed: list, stronghold: bool = False) -> Label:
+    lab = _fit_label(name, pieces, placed)
+    if stronghold and lab.size < 15:
+        # a stronghold's name may spill over its rim a little (the halo keeps it readable)
+        host = next(p for p in pieces if p.id == lab.piece)
+        x, y = host.centroid()
+        for size in (17, 16, 15, 14, 13):
+            big = Label(name, host.id, x, y, size, lab.lines)
+            x0, y0, x1, y1 = big.box()
+            if _overlaps(big.box(), placed):
+                continue
+            if all(R_SINK + 2 <= math.hypot(px, py) <= R_OUT - 2 for px, py in _box_points((x0, y0, x1, y1))):
+                return big
+    return lab
+
+
+def _fit_label(name: str, pieces: list[Piece], placed: list) -> Label:
     order = {p.id: i for i, p in enumerate(pieces)}
     mid = (len(pieces) - 1) / 2
     # the largest piece; among equals the one in the middle of the territory's span
@@ -414,10 +443,9 @@ def geometry() -> Geometry:
         POLAR_SINK: Piece(POLAR_SINK, POLAR_SINK, None, 0, r0=0.0, r1=R_SINK, d=circle_path(R_SINK))}
     for s, rs in rows.items():
         for k, row in enumerate(rs):
-            w = 1.0 / len(row)
-            for i, pid in enumerate(row):
+            for pid, (f0, f1) in zip(row, _row_fracs(board, row)):
                 name, _ = split_piece(pid)
-                p = Piece(pid, name, s, dist[pid], row=k, f0=i * w, f1=(i + 1) * w,
+                p = Piece(pid, name, s, dist[pid], row=k, f0=f0, f1=f1,
                           r0=bounds[s][k], r1=bounds[s][k + 1])
                 p.d = wedge_path(p.r0, p.r1, *p.angles)
                 pieces[pid] = p
@@ -432,7 +460,7 @@ def geometry() -> Geometry:
         return sum(p.area() for p in pieces.values() if p.territory == name)
     for name in sorted(board.territories, key=lambda n: (room(n), n)):
         lab = _place_label(name, sorted((p for p in pieces.values() if p.territory == name),
-                                        key=lambda p: p.span_index), placed)
+                                        key=lambda p: p.span_index), placed, board.territories[name].is_stronghold)
         labels[name] = lab
         placed.append(lab.box())
     labels = dict(sorted(labels.items()))
