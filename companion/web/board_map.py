@@ -58,9 +58,10 @@ def polar(r: float, deg: float) -> tuple[float, float]:
 
 
 def _n(x: float) -> str:
-    """Round to one decimal, drop a trailing .0 (keeps the SVG small)."""
+    """One decimal, always written (a coordinate never reads as a bare whole number in the page,
+    which keeps number searches over the page, such as the secret-spice checks, meaningful)."""
     s = f"{x:.1f}"
-    return s[:-2] if s.endswith(".0") else s
+    return "0.0" if s == "-0.0" else s
 
 
 @dataclass

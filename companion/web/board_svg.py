@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape
+from html import escape as _html_escape
 
 from markupsafe import Markup
 
 from ..rules.board import POLAR_SINK, load_board, piece_id, split_piece
 from . import board_map as bm
+
+def escape(text: str) -> str:
+    """Escape for text and double-quoted attributes; apostrophes stay as they are (Tuek's)."""
+    return _html_escape(str(text), quote=False).replace('"', "&quot;")
+
 
 SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "guild": "SG", "bg": "BG",
          "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL"}
