@@ -23,25 +23,6 @@ VIEWBOX = f"{-bm.SIZE // 2} {-bm.SIZE // 2} {bm.SIZE} {bm.SIZE}"
 CHIP_FONT = 14
 
 
-def sector_summary(view: dict) -> tuple[dict, dict]:
-    """sector -> {"spice": n, "forces": {faction: n}}, and the Polar Sink's forces (kept for callers)."""
-    sectors = {s: {"spice": 0, "forces": {}} for s in range(1, 19)}
-    polar: dict = {}
-    for name, t in view["board"]["territories"].items():
-        for sec, n in t.get("spice_by_sector", {}).items():
-            if int(sec):
-                sectors[int(sec)]["spice"] += n
-        for f, st in t["forces"].items():
-            for sec, x in st["sectors"].items():
-                n = x["forces"] + x["starred"] + x["advisors"]
-                if int(sec) == 0:
-                    polar[f] = polar.get(f, 0) + n
-                else:
-                    per = sectors[int(sec)]["forces"]
-                    per[f] = per.get(f, 0) + n
-    return sectors, polar
-
-
 def piece_contents(view: dict) -> dict[str, dict]:
     """piece id -> {"spice": n, "forces": [(faction, text)]} from a view's board."""
     out: dict[str, dict] = {}
