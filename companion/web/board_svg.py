@@ -8,7 +8,7 @@ from html import escape as _html_escape
 
 from markupsafe import Markup
 
-from ..rules.board import POLAR_SINK, load_board, piece_id, split_piece
+from ..rules.board import load_board, piece_id, split_piece
 from . import board_map as bm
 
 def escape(text: str) -> str:
