@@ -130,6 +130,7 @@ _NARROW = set("iljtfr' .,-")
 _WIDE = set("mwMW")
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str) -> float:
     """Width of a bold sans label in em (a little generous: DejaVu Sans Bold, Roboto, SF all fit)."""
     w = 0.0
@@ -209,7 +210,12 @@ STRONGHOLD_SHARE = 1.6   # a stronghold gets this much of a row's width for ever
 
 def _row_fracs(board, row: list[str]) -> list[tuple[float, float]]:
     """Angular shares of the pieces of a row, side by side from the sector-1 side."""
-    ws = [STRONGHOLD_SHARE if board.territories[split_piece(p)[0]].is_stronghold else 1.0 for p in row]
+    return _fracs(tuple(board.territories[split_piece(p)[0]].is_stronghold for p in row))
+
+
+@lru_cache(maxsize=256)
+def _fracs(strongholds: tuple[bool, ...]) -> list[tuple[float, float]]:
+    ws = [STRONGHOLD_SHARE if sh else 1.0 for sh in strongholds]
     total, acc, out = sum(ws), 0.0, []
     for w in ws:
         out.append((acc / total, (acc + w) / total))
@@ -299,15 +305,18 @@ def _relax_radii(rows: dict[int, list[list[str]]], board) -> dict[int, list[floa
                 links.append((s, k, s2, k2))
                 links.append((s, k + 1, s2, k2 + 1))
     base = {s: list(b) for s, b in bounds.items()}
+    linked: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (s1, i1, s2, i2) in links:
+        if 0 < i2 < len(bounds[s2]) - 1:
+            linked.setdefault((s1, i1), []).append((s2, i2))
     for _ in range(120):
         for s in sorted(bounds):
             b = bounds[s]
             n = len(b) - 1
             for i in range(1, n):
                 targets = [(base[s][i], 0.6)]
-                for (s1, i1, s2, i2) in links:
-                    if s1 == s and i1 == i and 0 < i2 < len(bounds[s2]) - 1:
-                        targets.append((bounds[s2][i2], 1.0))
+                for (s2, i2) in linked.get((s, i), ()):
+                    targets.append((bounds[s2][i2], 1.0))
                 want = sum(v * w for v, w in targets) / sum(w for _, w in targets)
                 lo = b[i - 1] + MIN_ROW
                 hi = b[i + 1] - MIN_ROW
@@ -365,7 +374,22 @@ def _place_label(name: str, pieces: list[Piece], placed: list, stronghold: bool 
     return lab
 
 
+def _piece_bbox(p: Piece) -> tuple[float, float, float, float]:
+    if p.sector is None:
+        return CX - p.r1, CY - p.r1, CX + p.r1, CY + p.r1
+    a0, a1 = p.angles
+    pts = [polar(r, a1 + (a0 - a1) * k / 4) for r in (p.r0, p.r1) for k in range(5)]
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _fit_label(name: str, pieces: list[Piece], placed: list) -> Label:
+    # a label that fits inside the territory can only meet labels overlapping the territory's box
+    boxes = [_piece_bbox(p) for p in pieces]
+    tb = (min(b[0] for b in boxes) - 5, min(b[1] for b in boxes) - 5,
+          max(b[2] for b in boxes) + 5, max(b[3] for b in boxes) + 5)
+    everywhere = placed
+    placed = [b for b in placed if _overlaps(b, [tb], 0)]
     order = {p.id: i for i, p in enumerate(pieces)}
     mid = (len(pieces) - 1) / 2
     # the largest piece; among equals the one in the middle of the territory's span
@@ -410,7 +434,7 @@ def _fit_label(name: str, pieces: list[Piece], placed: list) -> Label:
     for size in (11, 10):
         for (x, y) in candidates:
             lab = Label(name, host.id, x, y, size, _wrap(name, 3))
-            if not _overlaps(lab.box(), placed, 0):
+            if not _overlaps(lab.box(), everywhere, 0):
                 return lab
     x, y = host.centroid()
     return Label(name, host.id, x, y, 10, _wrap(name, 3))

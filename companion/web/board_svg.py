@@ -126,12 +126,24 @@ def _chip_layout(items: list) -> tuple[list[float], list[list[int]], float, floa
     return widths, rows, w, h
 
 
+@lru_cache(maxsize=1)
+def _label_boxes() -> tuple:
+    return tuple(lab.box() for lab in bm.geometry().labels.values())
+
+
 def _place_chips(contents: dict) -> str:
+    key = tuple(sorted((pid, c["spice"], tuple(c["forces"])) for pid, c in contents.items()))
+    return _place_chips_cached(key)
+
+
+@lru_cache(maxsize=64)
+def _place_chips_cached(key: tuple) -> str:
     """Chips of every piece, each group inside its piece where it covers the fewest names and
-    other chips (greedy, deterministic)."""
+    other chips (greedy, deterministic). Cached on the board's contents (live refreshes repeat)."""
     g = bm.geometry()
-    taken = [lab.box() for lab in g.labels.values()]
+    taken = list(_label_boxes())
     out = []
+    contents = {pid: {"spice": spice, "forces": list(forces)} for pid, spice, forces in key}
     for pid in sorted(contents, key=lambda p: (g.pieces[p].area(), p)):
         c = contents[pid]
         items = _chip_items(c["spice"], c["forces"])
@@ -140,11 +152,17 @@ def _place_chips(contents: dict) -> str:
         widths, rows, w, h = _chip_layout(items)
         cands = _anchor_candidates(pid)
         best, best_key = cands[0], None
+        # only what lies near this piece can be covered
+        region = (min(x for x, _ in cands) - w / 2 - 2, min(y for _, y in cands) - h / 2 - 2,
+                  max(x for x, _ in cands) + w / 2 + 2, max(y for _, y in cands) + h / 2 + 2)
+        near = [t for t in taken if _overlap(region, t) > 0]
         for i, (x, y) in enumerate(cands):
             box = (x - w / 2 - 2, y - h / 2 - 2, x + w / 2 + 2, y + h / 2 + 2)
-            key = (round(sum(_overlap(box, t) for t in taken), 1), i)
+            key = (round(sum(_overlap(box, t) for t in near), 1), i)
             if best_key is None or key < best_key:
                 best, best_key = (x, y), key
+            if key[0] == 0:
+                break   # candidates come middle first: the first clear spot is the best one
         x, y = best
         taken.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
         for ri, row in enumerate(rows):
