@@ -232,6 +232,11 @@ class TableService:
             if role not in allowed:
                 who = " or ".join(faction_name(v) for v in allowed)
                 raise Forbidden(f"{faction_name(role)} cannot make an entry for {who}.")
+        from .actions.consent import consent_from
+        other = consent_from(at.name, payload, role)
+        if other:  # it uses another faction's resources: that faction agrees on its own phone
+            raise Forbidden(f"This entry needs {faction_name(other)}'s consent: propose it to them "
+                            f"(consent.request) and they confirm it on their phone.")
 
     def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
         try:

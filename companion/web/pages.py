@@ -247,12 +247,29 @@ def form_entry() -> dict:
     return body
 
 
+def typed_entry(body: dict, role: str) -> dict:
+    """A form's strings converted to the entry's types (entries are checked strictly); an entry
+    that needs another faction's consent becomes a proposal to that faction (``consent.request``)."""
+    from pydantic import ValidationError
+
+    from ..table.actions import form_types
+    from ..table.actions.consent import as_proposal
+    from ..table.service import validation_message
+    at = tables().registry.get(body.get("type")) if isinstance(body.get("type"), str) else None
+    try:
+        typed = form_types(at.model, body) if at else body
+    except ValidationError as exc:
+        message, fields = validation_message(exc)
+        raise EntryError(message, fields=fields) from None
+    return as_proposal(typed, role)
+
+
 @bp.post("/t/<code>/act")
 def act(code):
     t, role = writing_seat(code)
     body = form_entry()
     try:
-        tables().submit(t.code, role, body)
+        tables().submit(t.code, role, typed_entry(body, role))
     except Stale:
         # the table moved on while this phone was typing: show the fresh table and offer the same
         # entry again in one tap (nothing is merged without the player seeing the new state)
