@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 
 import qrcode
@@ -16,7 +15,7 @@ from ..rules.factions import FACTION_IDS, faction_name, load_factions
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
-from . import auth
+from . import auth, security
 from .api import announce, join_url
 
 bp = Blueprint("pages", __name__)
@@ -94,8 +93,10 @@ def import_table():
     auth.require_csrf()
     upload = request.files.get("file")
     try:
-        data = json.loads(upload.read().decode("utf-8")) if upload else None
+        data = security.loads(upload.read()) if upload else None
         created = tables().import_table(data)
+    except security.JSONTooDeep as exc:
+        created, message = None, f"That file is not a table export: {exc}"
     except (ValueError, UnicodeDecodeError):
         created, message = None, "That file is not a table export (JSON)."
     except EntryError as exc:
@@ -126,7 +127,10 @@ def reissue(code, faction):
     auth.require_csrf()
     if seat_or_join(code) != "host":
         abort(403)
-    tables().reissue(t.code, faction)
+    try:
+        tables().reissue(t.code, faction)
+    except EntryError as exc:
+        return make_response(exc.message, 404)
     return redirect(url_for("pages.host", code=t.code))
 
 
