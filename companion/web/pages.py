@@ -202,6 +202,17 @@ def view(code):
     return render_view(t.code, role)
 
 
+@bp.get("/t/<code>/proposals")
+def proposals(code):
+    """The pending proposals this seat answers or waits on (partials/proposals.html)."""
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board"):
+        abort(401)
+    return no_store(make_response(render_template("partials/proposals.html", code=t.code, role=role,
+                                                  s=view_for(t.state, role))))
+
+
 LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens", "winners")
 ROW_FIELD = re.compile(r"^([a-z_]+)-(\d+)-([a-z_]+)$")
 
