@@ -320,9 +320,16 @@ class TableService:
         if problem:
             raise EntryError(problem if problem.startswith(("Not a table", "A table export")) else
                              f"Not a valid table export: {problem}")
-        for i, e in enumerate(checked.events):
-            if e.type != "undo" and e.type not in self.registry:
+        for e in checked.events:
+            if e.type == "undo":
+                continue
+            if e.type not in self.registry:
                 raise EntryError(f"Entry {e.seq} has an unknown type {e.type!r}.")
+            try:  # undone entries too: everything stored is well-formed
+                self.registry[e.type].model.model_validate(e.payload)
+            except ValidationError as exc:
+                message, _ = validation_message(exc)
+                raise EntryError(f"Entry {e.seq} ({e.type}) is malformed: {message}") from None
         config = checked.config.model_dump()
         config["options"] = checked.config.options.model_dump(exclude_none=True)
         events = []
