@@ -122,3 +122,62 @@ def test_bearer_api_writes_need_no_csrf(client, seated):
     r = client.post(f"/api/tables/{t.code}/actions", json={"type": "storm.set", "sector": 2, "revision": 0},
                     headers=bearer(t.seats["guild"]))  # a seat no phone has taken yet
     assert r.status_code == 200
+
+
+# -- in a real browser: the pages work under the policy -------------------------------------------------
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+def test_phones_work_under_the_csp_in_chromium(tmp_path, browser):
+    """Two phones (390x844): no CSP violation in the console, htmx and the live stream work, an
+    alliance is proposed on one phone and agreed on the other, the rule page's button reacts."""
+    import os
+
+    from playwright.sync_api import expect
+
+    from conftest import PHONE, LiveServer
+    shots = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
+    server = LiveServer(tmp_path / "data").start()
+    try:
+        status, body = server.request("POST", "/api/tables", {"factions": ["atreides", "emperor", "fremen"]})
+        assert status == 201
+        code, host = body["table"], body["host_token"]
+        assert server.request("POST", f"/api/tables/{code}/actions",
+                              {"type": "phase.set", "turn": 1, "phase": "spice_blow", "revision": 0}, host)[0] == 200
+        violations: list[str] = []
+        pages = {}
+        for f in ("atreides", "emperor"):
+            ctx = browser.new_context(**PHONE)
+            ctx.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                                " function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });")
+            page = ctx.new_page()
+            page.on("console", lambda m, f=f: violations.append(f"{f}: {m.text}")
+                    if "Content Security Policy" in m.text or "Content-Security-Policy" in m.text else None)
+            page.on("pageerror", lambda e, f=f: violations.append(f"{f} page error: {e}"))
+            page.goto(f"{server.url}/t/{code}/join")
+            page.tap(f'button[name="seat"][value="{f}"]')
+            page.wait_for_url(re.compile(rf"/t/{code}$"))
+            pages[f] = page
+        a, e = pages["atreides"], pages["emperor"]
+        # htmx posts the form and swaps the fragment; the proposal shows on both phones (live stream)
+        a.locator("summary:has-text('Alliances')").click()
+        a.select_option('select[name="factions"]', "emperor")
+        a.locator("button:has-text('Form alliance')").click()
+        expect(a.locator("#proposals")).to_contain_text("Waiting for Emperor", timeout=10_000)
+        expect(e.locator("#proposals")).to_contain_text("Atreides ask you", timeout=10_000)
+        e.screenshot(path=str(shots / "dune-proposal-emperor.png"))
+        e.locator("#proposals button:has-text('Agree')").click()
+        expect(e.locator("#my-panel")).to_contain_text("Allied with Atreides", timeout=10_000)
+        expect(a.locator("#my-panel")).to_contain_text("Allied with Emperor", timeout=10_000)
+        expect(a.locator("#proposals")).not_to_contain_text("Waiting", timeout=10_000)
+        # the rule page's button (its script moved out of an hx-on attribute)
+        a.goto(f"{server.url}/rules/base-storm?table={code}")
+        a.locator("button:has-text('Show to table')").click()
+        expect(a.locator("form.push button")).to_have_text("Shown to the table ✓", timeout=10_000)
+        for f, page in pages.items():
+            violations.extend(f"{f}: {v}" for v in page.evaluate("window.__csp"))
+        assert violations == []
+        for page in pages.values():
+            page.context.close()
+    finally:
+        server.stop()
