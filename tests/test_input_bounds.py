@@ -30,6 +30,9 @@ def test_a_body_over_the_limit_is_refused_with_413_before_anything_is_read(clien
                     headers=bearer(table6.host))
     assert r.status_code == 413
     assert state(client, table6.code, table6.host)["revision"] == 0
+    # no credential at all: still 413 (nothing of it is read to find out)
+    r = client.post(f"/api/tables/{table6.code}/actions", data=big, content_type="application/json")
+    assert r.status_code == 413
 
 
 def test_a_form_over_the_limit_answers_an_html_413(app, client):

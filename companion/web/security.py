@@ -101,7 +101,6 @@ def too_large(exc: RequestEntityTooLarge):
     else:
         response = make_response(f"<!doctype html><title>Too large</title><p>{message}</p>", 413)
         response.headers["Content-Type"] = "text/html; charset=utf-8"
-    response.headers["Connection"] = "close"  # the unread rest of the body is not waited for
     return response
 
 
@@ -111,11 +110,16 @@ def bad_json(exc: JSONTooDeep):
     return make_response(f"<!doctype html><title>Bad request</title><p>{exc}</p>", 400)
 
 
-def bigger_body_for_imports() -> None:
+def bound_body() -> None:
+    """Imports may be larger; any body announced larger than allowed is refused at once (413),
+    before credentials are looked at or a byte of it is read."""
     if request.endpoint in IMPORT_ENDPOINTS:
         from flask import current_app
         request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
         request.max_form_memory_size = current_app.config["MAX_IMPORT_LENGTH"]
+    limit = request.max_content_length
+    if limit is not None and (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge()
 
 
 def add_headers(response):
@@ -154,7 +158,7 @@ def install(app: Flask) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.config["DATA_DIR"])
     app.json = BoundedJSONProvider(app)
-    app.before_request(bigger_body_for_imports)
+    app.before_request(bound_body)
     app.register_error_handler(RequestEntityTooLarge, too_large)
     app.register_error_handler(JSONTooDeep, bad_json)
     app.after_request(add_headers)
