@@ -290,3 +290,21 @@ def test_an_import_that_hides_nothing_cannot_unhide_a_secret(client, exported):
     d = client.post("/api/tables/import", json=data).get_json()
     history = client.get(f"/api/tables/{d['table']}/history", headers=bearer(d["seats"]["fremen"])).get_json()
     assert history["entries"][1]["payload"] is None
+
+
+def test_an_import_whose_pages_would_not_render_is_refused(client, exported, monkeypatch):
+    """Every seat's page is rendered from the replayed state before the table is stored: a file
+    that would break a page is refused whole (here a page is made to fail on purpose)."""
+    import companion.web.api as api
+    real = api.renders
+
+    def fussy(state, config):
+        real(state, config)  # the real pages render...
+        if state["storm"]["sector"] == 3:
+            raise KeyError("a page would break")  # ...and this one is made to fail
+    monkeypatch.setattr(api, "renders", fussy)
+    store = client.application.extensions["tables"].store
+    before = len(store.list_tables())
+    r = client.post("/api/tables/import", json=exported)
+    assert r.status_code == 422 and "does not replay" in error_message(r)
+    assert len(store.list_tables()) == before

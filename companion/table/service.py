@@ -310,7 +310,7 @@ class TableService:
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
 
-    def import_table(self, data: dict) -> dict:
+    def import_table(self, data: dict, check=None) -> dict:
         """Restore an export as a new table. The whole file is checked against the export schema,
         then every entry is replayed strictly and every seat's view is built, before anything is
         stored: a refused file changes nothing, and an imported table can always show its pages."""
@@ -348,6 +348,8 @@ class TableService:
                 raise EntryError(f"the forces do not add up ({problems[0]})")
             for viewer in ["host", "board", *config["factions"]]:
                 view_for(state, viewer)
+            if check is not None:  # e.g. the web layer renders every seat's page from it
+                check(state, config)
         except EntryError as exc:
             raise EntryError(f"The export does not replay: {exc.message}") from None
         except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it

@@ -171,11 +171,23 @@ def export(code):
     return response
 
 
+def renders(state: dict, config: dict) -> None:
+    """Render every seat's table fragment from a state (an import is refused if one fails)."""
+    from flask import render_template
+
+    from ..table.state import PHASES
+    for role in ["host", *config["factions"]]:
+        render_template("partials/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
+                        phases=PHASES)
+        render_template("partials/proposals.html", code=state["table"], role=role, s=view_for(state, role))
+    render_template("partials/board_status.html", code=state["table"], s=view_for(state, "board"))
+
+
 @bp.post("/tables/import")
 def import_table():
     data = read_json()
     try:
-        created = tables().import_table(data)
+        created = tables().import_table(data, check=renders)
     except EntryError as exc:
         return make_response(jsonify({"error": exc.to_dict()}), 422)
     return make_response(jsonify({"table": created["code"], "host_token": created["host_token"],

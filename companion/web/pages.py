@@ -16,7 +16,7 @@ from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
 from . import auth, security
-from .api import announce, join_url
+from .api import announce, join_url, renders
 
 bp = Blueprint("pages", __name__)
 
@@ -94,7 +94,7 @@ def import_table():
     upload = request.files.get("file")
     try:
         data = security.loads(upload.read()) if upload else None
-        created = tables().import_table(data)
+        created = tables().import_table(data, check=renders)
     except security.JSONTooDeep as exc:
         created, message = None, f"That file is not a table export: {exc}"
     except (ValueError, UnicodeDecodeError):

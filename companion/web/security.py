@@ -10,8 +10,9 @@ answer tells the browser.
 - **Headers.** Every response gets ``X-Content-Type-Options: nosniff``, a Content-Security-Policy
   (``script-src 'self'``: no inline script, no inline handlers; ``frame-ancestors 'none'``),
   ``X-Frame-Options: DENY`` and ``Referrer-Policy: same-origin``.
-- **Secret key.** Unless the configuration gives ``SECRET_KEY``, it is kept in the data folder
-  (``secret-key``, readable by its owner only), so the CSRF tokens bound to it survive a restart.
+- **Secret key.** Unless the configuration gives ``SECRET_KEY`` (or the environment
+  ``COMPANION_SECRET_KEY``: give every process behind one address the same), it is kept in the data
+  folder (``secret-key``, readable by its owner only), so the CSRF tokens bound to it survive a restart.
 """
 from __future__ import annotations
 
@@ -156,7 +157,7 @@ def install(app: Flask) -> None:
     if not app.config.get("MAX_FORM_MEMORY_SIZE"):
         app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret_key(app.config["DATA_DIR"])
+        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or secret_key(app.config["DATA_DIR"])
     app.json = BoundedJSONProvider(app)
     app.before_request(bound_body)
     app.register_error_handler(RequestEntityTooLarge, too_large)
