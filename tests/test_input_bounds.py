@@ -308,3 +308,56 @@ def test_an_import_whose_pages_would_not_render_is_refused(client, exported, mon
     r = client.post("/api/tables/import", json=exported)
     assert r.status_code == 422 and "does not replay" in error_message(r)
     assert len(store.list_tables()) == before
+
+
+# -- property: whatever a file says, an import answers 201 or 422, and an imported table's pages answer --
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+json_value = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6)
+event_keys = st.sampled_from(["seq", "seat", "type", "payload", "ts", "secret_for", "summary"])
+payload_keys = st.sampled_from(["faction", "amount", "sector", "traitors", "target", "type", "override", "reason"])
+
+
+@pytest.fixture(scope="module")
+def fuzz_app(tmp_path_factory):
+    from companion import create_app
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("fuzz")), "TESTING": True})
+    client = app.test_client()
+    t = create_table(client, SIX)
+    act(client, t.code, t.host, type="storm.set", sector=3)
+    act(client, t.code, t.seats["atreides"], type="spice.set", faction="atreides", amount=12)
+    act(client, t.code, t.seats["harkonnen"], type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
+    client.post(f"/api/tables/{t.code}/undo", json={}, headers=bearer(t.seats["harkonnen"]))
+    return app, client.get(f"/api/tables/{t.code}/export", headers=bearer(t.host)).get_json()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(changes=st.lists(st.tuples(st.integers(0, 3), st.booleans(), event_keys, payload_keys, json_value),
+                        min_size=1, max_size=3))
+def test_any_mangled_import_answers_201_or_422_and_its_pages_work(fuzz_app, changes):
+    app, exported = fuzz_app
+    data = copy.deepcopy(exported)
+    for i, in_payload, key, pkey, value in changes:
+        event = data["events"][i]
+        if in_payload and isinstance(event.get("payload"), dict):
+            event["payload"][pkey] = value
+        else:
+            event[key] = value
+    client = app.test_client()
+    r = client.post("/api/tables/import", json=data)
+    assert r.status_code in (201, 422), r.get_data(as_text=True)[:300]
+    if r.status_code == 201:
+        d = r.get_json()
+        laptop = app.test_client()
+        laptop.set_cookie(f"seat_{d['table']}", d["host_token"])
+        for path in ("/host", "", "/view", "/history", "/board"):
+            assert laptop.get(f"/t/{d['table']}{path}").status_code == 200, path
+        for seat, token in d["seats"].items():
+            assert client.get(f"/api/tables/{d['table']}/history", headers=bearer(token)).status_code == 200
