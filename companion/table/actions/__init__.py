@@ -21,18 +21,20 @@ from ...rules.errors import RuleViolation
 # Entries are validated strictly: a number field takes a JSON number (never ``true``, never a
 # string), a yes/no field takes ``true``/``false`` (never ``"no"``). The phones' HTML forms post
 # strings, so the form route converts them first (``form_types``). Before any field is looked at,
-# the whole entry is walked once (``input_problem``): no text longer than MAX_TEXT characters, no
-# list longer than MAX_ITEMS, no nesting deeper than MAX_DEPTH, no control characters (NUL,
-# escape, bidirectional overrides...) anywhere, except line breaks and tabs in free text.
+# the whole entry is walked once (``input_problem``): no text longer than MAX_TEXT characters
+# (MAX_FREE_TEXT in the free-text fields FREE_TEXT_FIELDS), no list longer than MAX_ITEMS, no
+# nesting deeper than MAX_DEPTH, no control characters (NUL, escape, bidirectional overrides...)
+# anywhere, except line breaks and tabs in free text. Each field's own limit applies on top.
 
 MAX_TEXT = 300
+MAX_FREE_TEXT = 2000  # a free-text field (FREE_TEXT_FIELDS): a reason, a player's notes
 MAX_ITEMS = 60
 MAX_DEPTH = 6
 NAME_LENGTH = 60
 # C0/C1 controls, DEL, and the invisible bidirectional overrides that could disguise a name
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-FREE_TEXT_FIELDS = ("reason",)
+FREE_TEXT_FIELDS = ("reason", "notes", "note")
 
 
 def input_problem(value: Any, path: tuple = (), depth: int = 0) -> tuple[tuple, str] | None:
@@ -40,10 +42,11 @@ def input_problem(value: Any, path: tuple = (), depth: int = 0) -> tuple[tuple, 
     if depth > MAX_DEPTH:
         return path, f"nested more than {MAX_DEPTH} levels deep"
     if isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            return path, f"at most {MAX_TEXT} characters, not {len(value)}"
-        pattern = CONTROL if (path and path[-1] in FREE_TEXT_FIELDS) else NAME_CONTROL
-        if pattern.search(value):
+        free = bool(path) and path[-1] in FREE_TEXT_FIELDS
+        limit = MAX_FREE_TEXT if free else MAX_TEXT
+        if len(value) > limit:
+            return path, f"at most {limit} characters, not {len(value)}"
+        if (CONTROL if free else NAME_CONTROL).search(value):
             return path, "control characters (such as NUL) are not allowed"
         return None
     if isinstance(value, dict):
