@@ -50,7 +50,7 @@ class JSONTooDeep(ValueError):
         self.limit = limit
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.S)  # closing quote optional: never backtracks
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
