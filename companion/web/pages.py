@@ -210,7 +210,7 @@ def proposals(code):
     if role in (None, "board"):
         abort(401)
     return no_store(make_response(render_template("partials/proposals.html", code=t.code, role=role,
-                                                  s=view_for(t.state, role))))
+                                                  s=view_for(t.state, role), proposals_only=True)))
 
 
 LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens", "winners")
