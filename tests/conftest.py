@@ -110,11 +110,19 @@ def table6(client) -> TableInfo:
 
 # -- phones (cookie-authenticated browser-like clients) ---------------------------------------------
 
-def csrf(client) -> str:
-    """The CSRF token of a test client (the ``csrf`` cookie, set by any rendered page)."""
-    cookie = client.get_cookie("csrf")
-    assert cookie is not None, "no csrf cookie yet: GET a page first"
-    return cookie.value
+def csrf(client, code: str | None = None) -> str:
+    """The CSRF token of a test client, as its pages carry it: bound to its seat credential at
+    table ``code`` (default: its only seat), else to its ``csrf`` cookie (set by any page)."""
+    from companion.web.auth import csrf_value
+    seats = {key[2][5:]: c.value for key, c in client._cookies.items() if key[2].startswith("seat_")}
+    if code is None and len(seats) == 1:
+        code = next(iter(seats))
+    credential = seats.get(code.upper()) if code else None
+    if credential is None:
+        cookie = client.get_cookie("csrf")
+        assert cookie is not None, "no csrf cookie yet: GET a page first"
+        credential = cookie.value
+    return csrf_value(client.application.config["SECRET_KEY"], credential)
 
 
 def join_seat(app, code: str, seat: str):

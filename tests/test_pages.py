@@ -443,7 +443,7 @@ def test_a_stale_form_entry_offers_one_tap_resend_with_the_same_values(app, clie
     from conftest import SIX, create_table, join_seat, state
     t = create_table(client, SIX)
     phone = join_seat(app, t.code, "atreides")
-    token = phone.get_cookie("csrf").value
+    token = csrf(phone)
     rev = state(client, t.code, t.host)["revision"]
     r = phone.post(f"/t/{t.code}/act", data={"type": "storm.set", "sector": "4", "revision": str(rev)},
                    headers={"X-CSRF-Token": token})
@@ -467,7 +467,7 @@ def test_override_form_keeps_structured_entries(app, client):
     from conftest import SIX, create_table, join_seat, state
     t = create_table(client, SIX)
     phone = join_seat(app, t.code, "fremen")
-    token = phone.get_cookie("csrf").value
+    token = csrf(phone)
     data = {"type": "setup.fremen", "faction": "fremen", "revision": "0",
             "placements-0-territory": "Sietch Tabr", "placements-0-forces": "6",
             "placements-1-territory": "Carthag", "placements-1-forces": "4"}

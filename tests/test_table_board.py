@@ -244,7 +244,7 @@ CORE_OK = [
      lambda s: s["factions"]["harkonnen"]["hand_size"] == 8),
     ("atreides", [], {"type": "cards.set", "faction": "atreides", "cards": ["Lasgun", "Karama"]},
      lambda s: s["factions"]["atreides"]["hand_size"] == 2),
-    ("atreides", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}],
+    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}],  # a seat proposes (tests/test_consent.py)
      {"type": "alliance.form", "factions": ["atreides", "bg"]},
      lambda s: s["alliances"] == {"atreides": "bg", "bg": "atreides"}),
     ("bg", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"},
@@ -330,7 +330,7 @@ CORE_REFUSED = [
     ("atreides", [], {"type": "hand.set", "faction": "atreides", "size": 5}, "base-hand-limit", "at most 4"),
     ("atreides", [], {"type": "cards.set", "faction": "atreides", "cards": ["a", "b", "c", "d", "e"]},
      "base-hand-limit", "at most 4"),
-    ("atreides", [], {"type": "alliance.form", "factions": ["atreides", "bg"]}, "base-nexus",
+    ("host", [], {"type": "alliance.form", "factions": ["atreides", "bg"]}, "base-nexus",
      "end of the Spice Blow phase"),
     ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}],
      {"type": "alliance.form", "factions": ["atreides", "atreides"]}, "base-alliances", "itself"),

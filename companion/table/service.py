@@ -166,8 +166,11 @@ class TableService:
 
     def reissue(self, code: str, role: str) -> str:
         t = self.table(code)
+        if t is None:
+            raise EntryError(f"There is no table {str(code)[:10].upper()!r} on this server.")
         if role not in t.config["factions"]:
-            raise EntryError(f"{role!r} is not a seat at this table.")
+            raise EntryError(f"{str(role)[:20]!r} is not a seat at this table: the seats are "
+                             f"{', '.join(t.config['factions'])}.")
         token = self.new_token()
         self.store.add_seat(t.code, role, token, claimed=False, replace=True)
         return token
@@ -232,6 +235,11 @@ class TableService:
             if role not in allowed:
                 who = " or ".join(faction_name(v) for v in allowed)
                 raise Forbidden(f"{faction_name(role)} cannot make an entry for {who}.")
+        from .actions.consent import consent_from
+        other = consent_from(at.name, payload, role)
+        if other:  # it uses another faction's resources: that faction agrees on its own phone
+            raise Forbidden(f"This entry needs {faction_name(other)}'s consent: propose it to them "
+                            f"(consent.request) and they confirm it on their phone.")
 
     def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
         try:
@@ -251,6 +259,8 @@ class TableService:
         t = self.table(code)
         if role == "board":
             raise Forbidden("The board view can only watch.")
+        if revision is not None and (not isinstance(revision, int) or isinstance(revision, bool)):
+            raise EntryError("revision: the number of the revision you saw.")
         with t.lock:
             if revision is not None and revision != t.revision:
                 raise Stale(t.revision)
@@ -300,26 +310,53 @@ class TableService:
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
 
-    def import_table(self, data: dict) -> dict:
-        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise EntryError(f"Not a table export (expected format {EXPORT_FORMAT!r}).")
-        config, events = data.get("config"), data.get("events")
-        if not isinstance(config, dict) or not isinstance(events, list):
-            raise EntryError("A table export needs 'config' and 'events'.")
-        seqs = [e.get("seq") for e in events]
-        if seqs != list(range(1, len(events) + 1)):
-            raise EntryError("The export's entries are not numbered 1, 2, 3, ...")
-        for e in events:
-            if e.get("type") != "undo" and e.get("type") not in self.registry:
-                raise EntryError(f"Entry {e.get('seq')} has an unknown type {e.get('type')!r}.")
+    def import_table(self, data: dict, check=None) -> dict:
+        """Restore an export as a new table. The whole file is checked against the export schema,
+        then every entry is replayed strictly and every seat's view is built, before anything is
+        stored: a refused file changes nothing, and an imported table can always show its pages."""
+        from .export_format import parse_export
+        from .views import view_for
+        checked, problem = parse_export(data)
+        if problem:
+            raise EntryError(problem if problem.startswith(("Not a table", "A table export")) else
+                             f"Not a valid table export: {problem}")
+        for e in checked.events:
+            if e.type == "undo":
+                continue
+            if e.type not in self.registry:
+                raise EntryError(f"Entry {e.seq} has an unknown type {e.type!r}.")
+            try:  # undone entries too: everything stored is well-formed
+                self.registry[e.type].model.model_validate(e.payload)
+            except ValidationError as exc:
+                message, _ = validation_message(exc)
+                raise EntryError(f"Entry {e.seq} ({e.type}) is malformed: {message}") from None
+        config = checked.config.model_dump()
+        config["options"] = checked.config.options.model_dump(exclude_none=True)
+        events = []
+        for e in checked.events:
+            event = e.model_dump()
+            at = self.registry.get(e.type)
+            if at is not None and at.secret and at.faction_field:  # hidden as the entry says, not as the file says
+                value = e.payload.get(at.faction_field)
+                event["secret_for"] = value if value in config["factions"] else (
+                    e.secret_for or (e.seat if e.seat != "host" else None))
+            events.append(event)
         try:
-            self.fold("CHECK", config, events, strict=True)
+            state, _ = self.fold("CHECK", config, events, strict=True)
+            problems = conservation_errors(state)
+            if problems:
+                raise EntryError(f"the forces do not add up ({problems[0]})")
+            for viewer in ["host", "board", *config["factions"]]:
+                view_for(state, viewer)
+            if check is not None:  # e.g. the web layer renders every seat's page from it
+                check(state, config)
         except EntryError as exc:
             raise EntryError(f"The export does not replay: {exc.message}") from None
         except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
-            raise EntryError(f"The export does not replay: {exc}") from None
-        code = data.get("table") if isinstance(data.get("table"), str) else None
-        if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code):
+            log.warning("import refused: %r", exc)
+            raise EntryError(f"The export does not replay: {type(exc).__name__}: {exc}"[:300]) from None
+        code = checked.table
+        if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
             code = self.new_code()
         seats = {"host": self.new_token()}
         seats.update({f: self.new_token() for f in config["factions"]})

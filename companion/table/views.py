@@ -28,8 +28,10 @@ def view_for(state: dict, viewer: str) -> dict:
     out = {k: copy.deepcopy(state[k]) for k in PUBLIC_KEYS if k in state}
     out["viewer"] = viewer
     for key, value in state.items():  # public extras added by later entries (spice deck, storm preview...)
-        if key not in out and key not in ("private", "factions", "board"):
+        if key not in out and key not in ("private", "factions", "board", "proposals"):
             out[key] = copy.deepcopy(value)
+    from .actions.consent import proposals_for
+    out["proposals"] = proposals_for(state, viewer)  # only the two factions involved (and the host)
     factions = {}
     for f, pub in state["factions"].items():
         entry = copy.deepcopy(pub)

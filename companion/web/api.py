@@ -7,6 +7,7 @@ from ..rules.board import load_board
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.views import view_for
 from . import auth
+from .security import read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -90,18 +91,30 @@ def run_entry(code: str, role: str, fn):
 
 @bp.post("/tables")
 def create_table():
-    body = request.get_json(silent=True)
+    body = read_json()
     if not isinstance(body, dict):
         return error(422, "Send a JSON object: {\"factions\": [...], \"turns\": 10, \"options\": {}}.")
     factions = body.get("factions")
     turns = body.get("turns", 10)
     options = body.get("options", {})
-    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions):
-        return error(422, "factions: a list of faction ids, e.g. [\"atreides\", \"fremen\"].")
+    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions) or len(factions) > 9:
+        return error(422, "factions: a list of 2 to 9 faction ids, e.g. [\"atreides\", \"fremen\"].")
     if not isinstance(turns, int) or isinstance(turns, bool):
         return error(422, "turns: a whole number of turns (the rules say 10).")
     if not isinstance(options, dict):
         return error(422, "options: an object, e.g. {\"discovery_tokens\": true}.")
+    extra = sorted(set(body) - {"factions", "turns", "options"})
+    if extra:
+        return error(422, f"{extra[0]}: not a field of a new table (factions, turns, options).")
+    from pydantic import ValidationError
+
+    from ..table.actions import TableOptions
+    from ..table.service import validation_message
+    try:
+        options = TableOptions.model_validate(options).model_dump(exclude_none=True)
+    except ValidationError as exc:
+        message, fields = validation_message(exc)
+        return error(422, f"options.{message}", fields=fields)
     try:
         created = tables().create(factions, turns, options)
     except EntryError as exc:
@@ -121,7 +134,7 @@ def state(code):
 @bp.post("/tables/<code>/actions")
 def actions(code):
     role = authenticated(code)
-    body = request.get_json(silent=True)
+    body = read_json()
     if not isinstance(body, dict):
         return error(422, "Send the entry as a JSON object with a 'type' and the 'revision' you saw.")
     return run_entry(code, role, lambda: tables().submit(code, role, body))
@@ -130,8 +143,15 @@ def actions(code):
 @bp.post("/tables/<code>/undo")
 def undo(code):
     role = authenticated(code)
-    body = request.get_json(silent=True) or {}
-    revision = body.get("revision") if isinstance(body, dict) else None
+    body = read_json() if request.get_data(cache=True).strip() else {}
+    if not isinstance(body, dict):
+        return error(422, "Send {\"revision\": n} (the revision you saw) to undo, or an empty object.")
+    revision = body.get("revision")
+    if revision is not None and (not isinstance(revision, int) or isinstance(revision, bool)):
+        return error(422, "revision: the number of the revision you saw.")
+    extra = sorted(set(body) - {"revision"})
+    if extra:
+        return error(422, f"{extra[0]}: an undo takes only 'revision'.")
     return run_entry(code, role, lambda: tables().undo(code, role, revision))
 
 
@@ -151,11 +171,23 @@ def export(code):
     return response
 
 
+def renders(state: dict, config: dict) -> None:
+    """Render every seat's table fragment from a state (an import is refused if one fails)."""
+    from flask import render_template
+
+    from ..table.state import PHASES
+    for role in ["host", *config["factions"]]:
+        render_template("partials/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
+                        phases=PHASES)
+        render_template("partials/proposals.html", code=state["table"], role=role, s=view_for(state, role))
+    render_template("partials/board_status.html", code=state["table"], s=view_for(state, "board"))
+
+
 @bp.post("/tables/import")
 def import_table():
-    data = request.get_json(silent=True)
+    data = read_json()
     try:
-        created = tables().import_table(data)
+        created = tables().import_table(data, check=renders)
     except EntryError as exc:
         return make_response(jsonify({"error": exc.to_dict()}), 422)
     return make_response(jsonify({"table": created["code"], "host_token": created["host_token"],

@@ -1,7 +1,6 @@
 """The Flask app: configuration, the table service, search, blueprints."""
 from __future__ import annotations
 
-import secrets
 import threading
 from pathlib import Path
 
@@ -10,7 +9,7 @@ from flask import Flask
 from ..paths import PACKAGE, default_data_dir, shipped_dir
 from ..table.service import TableService
 from ..table.store import Store
-from . import auth
+from . import auth, security
 
 
 class LazySearch:
@@ -40,7 +39,7 @@ def build_app(config: dict | None = None) -> Flask:
         static_folder=str(PACKAGE / "static"),
         static_url_path="/static",
     )
-    app.config.update(DATA_DIR=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=secrets.token_hex(32),
+    app.config.update(DATA_DIR=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=None,
                       SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
     if config:
         app.config.update(config)
@@ -58,6 +57,7 @@ def build_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_web.bp)
 
+    security.install(app)  # body limits, bounded JSON, security headers, the persistent secret key
     app.after_request(auth.set_csrf_cookie)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token
     from . import filters

@@ -2,8 +2,12 @@
 
 A phone's seat credential lives in the cookie ``seat_<CODE>`` (HttpOnly, SameSite=Lax, no Secure
 flag because a table's LAN runs plain http). Cookie-authenticated writes must also carry the CSRF
-token (double submit: the ``csrf`` cookie and the ``X-CSRF-Token`` header or ``csrf_token`` form
-field must match). Bearer-token API calls are exempt: a browser never adds that header on its own.
+token in the ``X-CSRF-Token`` header or the ``csrf_token`` form field. The token is bound to the
+credential: it is an HMAC, with the app's secret key, of the seat credential this browser holds
+for the table in the URL; where the browser holds no seat yet (the start page, the join page) it
+is bound to the browser's random ``csrf`` cookie instead. A token taken from one seat's page is
+refused for another seat, and a token cannot be planted by setting a cookie. Bearer-token API
+calls are exempt: a browser never adds that header on its own.
 """
 from __future__ import annotations
 
@@ -28,26 +32,50 @@ def bearer_token() -> str | None:
     return None
 
 
-def csrf_token() -> str:
-    """The CSRF token for this browser (created on first use, set as a cookie after the request)."""
-    token = getattr(g, "csrf_token", None)
-    if token is None:
-        token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        g.csrf_token = token
-    return token
+def browser_id() -> str:
+    """This browser's random id (the ``csrf`` cookie; created on first use, set after the request)."""
+    value = getattr(g, "browser_id", None)
+    if value is None:
+        value = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+        g.browser_id = value
+    return value
+
+
+def csrf_value(secret: str | bytes, credential: str) -> str:
+    """The CSRF token bound to ``credential`` (a seat credential or a browser id)."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    return hmac.new(key, b"csrf:" + credential.encode(), "sha256").hexdigest()[:43]
+
+
+def _table_code(code: str | None) -> str | None:
+    if code:
+        return code
+    args = request.view_args or {}
+    return args.get("code") or request.args.get("table") or None
+
+
+def csrf_token(code: str | None = None) -> str:
+    """The CSRF token for this browser at table ``code`` (default: the table in the URL)."""
+    code = _table_code(code)
+    seat = request.cookies.get(seat_cookie(code)) if code else None
+    return csrf_value(current_app.config["SECRET_KEY"], seat or browser_id())
 
 
 def set_csrf_cookie(response):
-    token = getattr(g, "csrf_token", None)
-    if token and request.cookies.get(CSRF_COOKIE) != token:
-        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="Lax", secure=False, max_age=SEAT_MAX_AGE)
+    value = getattr(g, "browser_id", None)
+    if value and request.cookies.get(CSRF_COOKIE) != value:
+        response.set_cookie(CSRF_COOKIE, value, httponly=True, samesite="Lax", secure=False, max_age=SEAT_MAX_AGE)
     return response
 
 
 def require_csrf() -> None:
-    cookie = request.cookies.get(CSRF_COOKIE)
+    """Refuse (403) a cookie-authenticated write without the token bound to its credential."""
+    code = (request.view_args or {}).get("code")
+    seat = request.cookies.get(seat_cookie(code)) if code else None
+    credential = seat or request.cookies.get(CSRF_COOKIE)
     sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token")
-    if not cookie or not sent or not hmac.compare_digest(cookie, sent):
+    expected = csrf_value(current_app.config["SECRET_KEY"], credential) if credential else None
+    if not expected or not sent or not hmac.compare_digest(expected, sent):
         abort(make_response(jsonify(error={"message": "Missing or wrong CSRF token: reload the page.",
                                            "rule": None}), 403))
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 
 import qrcode
@@ -16,8 +15,8 @@ from ..rules.factions import FACTION_IDS, faction_name, load_factions
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
-from . import auth
-from .api import announce, join_url
+from . import auth, security
+from .api import announce, join_url, renders
 
 bp = Blueprint("pages", __name__)
 
@@ -94,8 +93,10 @@ def import_table():
     auth.require_csrf()
     upload = request.files.get("file")
     try:
-        data = json.loads(upload.read().decode("utf-8")) if upload else None
-        created = tables().import_table(data)
+        data = security.loads(upload.read()) if upload else None
+        created = tables().import_table(data, check=renders)
+    except security.JSONTooDeep as exc:
+        created, message = None, f"That file is not a table export: {exc}"
     except (ValueError, UnicodeDecodeError):
         created, message = None, "That file is not a table export (JSON)."
     except EntryError as exc:
@@ -126,7 +127,10 @@ def reissue(code, faction):
     auth.require_csrf()
     if seat_or_join(code) != "host":
         abort(403)
-    tables().reissue(t.code, faction)
+    try:
+        tables().reissue(t.code, faction)
+    except EntryError as exc:
+        return make_response(exc.message, 404)
     return redirect(url_for("pages.host", code=t.code))
 
 
@@ -198,6 +202,17 @@ def view(code):
     return render_view(t.code, role)
 
 
+@bp.get("/t/<code>/proposals")
+def proposals(code):
+    """The pending proposals this seat answers or waits on (partials/proposals.html)."""
+    t = table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board"):
+        abort(401)
+    return no_store(make_response(render_template("partials/proposals.html", code=t.code, role=role,
+                                                  s=view_for(t.state, role), proposals_only=True)))
+
+
 LIST_FIELDS = ("factions", "cards", "traitors", "ambassadors", "tokens", "winners")
 ROW_FIELD = re.compile(r"^([a-z_]+)-(\d+)-([a-z_]+)$")
 
@@ -247,12 +262,29 @@ def form_entry() -> dict:
     return body
 
 
+def typed_entry(body: dict, role: str) -> dict:
+    """A form's strings converted to the entry's types (entries are checked strictly); an entry
+    that needs another faction's consent becomes a proposal to that faction (``consent.request``)."""
+    from pydantic import ValidationError
+
+    from ..table.actions import form_types
+    from ..table.actions.consent import as_proposal
+    from ..table.service import validation_message
+    at = tables().registry.get(body.get("type")) if isinstance(body.get("type"), str) else None
+    try:
+        typed = form_types(at.model, body) if at else body
+    except ValidationError as exc:
+        message, fields = validation_message(exc)
+        raise EntryError(message, fields=fields) from None
+    return as_proposal(typed, role)
+
+
 @bp.post("/t/<code>/act")
 def act(code):
     t, role = writing_seat(code)
     body = form_entry()
     try:
-        tables().submit(t.code, role, body)
+        tables().submit(t.code, role, typed_entry(body, role))
     except Stale:
         # the table moved on while this phone was typing: show the fresh table and offer the same
         # entry again in one tap (nothing is merged without the player seeing the new state)

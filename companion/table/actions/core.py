@@ -12,7 +12,7 @@ from ...rules.storm import validate_storm_card
 from ..state import (
     PHASES, position_of, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
 )
-from . import Ctx, FactionId, Payload, PhaseId, action
+from . import Ctx, FactionId, Name, Payload, PhaseId, action
 
 Count = Field(default=0, ge=0, le=20)
 
@@ -530,7 +530,7 @@ def prediction_set(ctx: Ctx, state: dict, p: Prediction) -> None:
 class Traitors(Payload):
     type: Literal["traitors.set"]
     faction: FactionId
-    traitors: list[str] = Field(max_length=4)
+    traitors: list[Name] = Field(max_length=4)
 
 
 @action("traitors.set", Traitors, secret=True, summary=lambda p: f"{name(p.faction)} record their traitors")
