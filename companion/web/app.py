@@ -1,6 +1,7 @@
 """The Flask app: configuration, the table service, search, blueprints."""
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from pathlib import Path
@@ -9,8 +10,10 @@ from flask import Flask
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
 from ..table.service import TableService
-from ..table.store import Store
+from ..table.store import open_store
 from . import auth
+
+log = logging.getLogger("companion")
 
 
 class LazySearch:
@@ -40,7 +43,7 @@ def build_app(config: dict | None = None) -> Flask:
         static_folder=str(PACKAGE / "static"),
         static_url_path="/static",
     )
-    app.config.update(DATA_DIR=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=secrets.token_hex(32),
+    app.config.update(DATA_DIR=None, DATABASE=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=secrets.token_hex(32),
                       SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
     if config:
         app.config.update(config)
@@ -48,7 +51,11 @@ def build_app(config: dict | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    app.extensions["tables"] = TableService(Store(data_dir / "companion.sqlite3"))
+    store = open_store(app.config["DATABASE"] or data_dir / "companion.sqlite3")
+    for line in store.report:  # start-up findings (a damaged file moved aside, ...): one sentence each
+        log.warning("%s", line)
+    app.extensions["store_report"] = list(store.report)
+    app.extensions["tables"] = TableService(store)
     app.extensions["search"] = LazySearch(data_dir / "search-index")
 
     from . import api, battle_api, live, pages, rules_web
