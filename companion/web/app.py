@@ -6,11 +6,11 @@ import secrets
 import threading
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, jsonify, render_template, request
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
 from ..table.service import TableService
-from ..table.store import open_store
+from ..table.store import StorageUnavailable, open_store
 from . import auth
 
 log = logging.getLogger("companion")
@@ -34,6 +34,20 @@ class LazySearch:
 
     def warm(self) -> None:
         threading.Thread(target=self.get, name="search-index", daemon=True).start()
+
+
+def storage_unavailable(exc: StorageUnavailable):
+    """A storage fault answers 503 with one sentence and whether a retry can help: JSON for the
+    API, a small partial for htmx (the phone shows it in place, its form untouched, with a Retry
+    button), a short page otherwise. Nothing was saved, so retrying is always safe."""
+    retry = bool(getattr(exc, "retry", True))
+    body = {"message": exc.message, "retry": retry}
+    headers = {"Cache-Control": "no-store", "Retry-After": "2"} if retry else {"Cache-Control": "no-store"}
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    if request.path.startswith("/api/") or (best == "application/json" and not request.headers.get("HX-Request")):
+        return jsonify(body), 503, headers
+    template = "partials/storage_error.html" if request.headers.get("HX-Request") else "storage_error.html"
+    return render_template(template, method=request.method, **body), 503, headers
 
 
 def build_app(config: dict | None = None) -> Flask:
@@ -65,6 +79,7 @@ def build_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_web.bp)
 
+    app.register_error_handler(StorageUnavailable, storage_unavailable)
     app.after_request(auth.set_csrf_cookie)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token
     from . import filters

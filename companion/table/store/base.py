@@ -107,6 +107,9 @@ class Store:
         """Take a copy of the whole store now (where the backend can); returns where, or None."""
         return None
 
+    def backup_soon(self, reason: str = "export", min_interval: float = 60.0) -> None:
+        """A backup in the background, rate-limited (taken on export). Default: nothing."""
+
     def describe(self) -> str:
         return self.backend
 
