@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
+import psycopg.rows
 from psycopg import errors as pgerr
 
 from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, log,
@@ -142,8 +143,10 @@ class PostgresStore(Store):
             self._ready = True
 
     @contextmanager
-    def _db(self):
-        """Borrow a connection for one store call; a connection that failed is thrown away."""
+    def _db(self, write: bool = False):
+        """Borrow a connection for one store call; a connection that failed is thrown away. Before
+        a write, a pooled connection is checked first (after a database restart every pooled
+        connection is dead, and a write must not fail for that)."""
         if not self._ready:
             self._ensure_schema()
         conn = None
@@ -159,6 +162,11 @@ class PostgresStore(Store):
             else:
                 self._count += 1
         try:
+            if conn is not None and write and not conn.closed:
+                try:
+                    conn.execute("SELECT 1")
+                except FAULTS:
+                    conn.close()
             if conn is None or conn.closed:
                 conn = self._connect()
         except FAULTS as exc:
@@ -198,9 +206,15 @@ class PostgresStore(Store):
             self._pool_cond.notify()
 
     def _rows(self, sql: str, args=()):
-        with self._db() as conn:
-            cur = conn.cursor(row_factory=psycopg.rows.dict_row)
-            return cur.execute(sql, args).fetchall()
+        """A read; retried once on a fresh connection if a pooled one turns out to be dead."""
+        for attempt in (1, 2):
+            try:
+                with self._db() as conn:
+                    cur = conn.cursor(row_factory=psycopg.rows.dict_row)
+                    return cur.execute(sql, args).fetchall()
+            except StorageUnavailable:
+                if attempt == 2:
+                    raise
 
     # -- tables and seats ----------------------------------------------------------------------
     def table_exists(self, code: str) -> bool:
@@ -225,7 +239,7 @@ class PostgresStore(Store):
         return rows[0]["role"] if rows else None
 
     def add_seat(self, code: str, role: str, token: str, *, claimed: bool, replace: bool) -> None:
-        with self._db() as conn, conn.transaction():
+        with self._db(write=True) as conn, conn.transaction():
             conn.execute("SELECT 1 FROM tables WHERE code=%s FOR UPDATE", (code,))
             if replace:
                 conn.execute("UPDATE seats SET active=FALSE WHERE table_code=%s AND role=%s", (code, role))
@@ -233,7 +247,7 @@ class PostgresStore(Store):
                          "VALUES (%s,%s,%s,TRUE,%s,%s)", (token_hash(token), code, role, bool(claimed), time.time()))
 
     def take_seat(self, code: str, role: str, token: str) -> bool:
-        with self._db() as conn, conn.transaction():
+        with self._db(write=True) as conn, conn.transaction():
             # the table's row lock serialises seat claims: two phones, one winner
             conn.execute("SELECT 1 FROM tables WHERE code=%s FOR UPDATE", (code,))
             if conn.execute("SELECT 1 FROM seats WHERE table_code=%s AND role=%s AND active AND claimed",
@@ -253,7 +267,7 @@ class PostgresStore(Store):
     def append_event(self, code: str, expected_seq: int, seat: str, type_: str, payload: dict,
                      secret_for: str | None, summary: str, ts: float | None = None) -> int:
         seq = expected_seq + 1
-        with self._db() as conn:
+        with self._db(write=True) as conn:
             try:
                 with conn.transaction():
                     n = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_code=%s",
@@ -281,7 +295,7 @@ class PostgresStore(Store):
 
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
         now = time.time()
-        with self._db() as conn, conn.transaction():
+        with self._db(write=True) as conn, conn.transaction():
             conn.execute("INSERT INTO tables(code, created, config) VALUES (%s,%s,%s)", (code, now, json.dumps(config)))
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "

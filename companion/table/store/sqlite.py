@@ -118,10 +118,12 @@ class SQLiteStore(Store):
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._generation = 0          # bumped on a fault: every thread reopens its connection
+        self._in_fault = False        # a fault was seen and no write has succeeded since
         self._ready = False           # schema ensured
         self._ready_lock = threading.Lock()
         self._watcher: threading.Thread | None = None
         self._last_export_backup = 0.0
+        self._damaged_at_start = False
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         if check:
             self._check_at_start()
@@ -129,7 +131,7 @@ class SQLiteStore(Store):
             self._ensure_schema()
         except StorageUnavailable as exc:   # e.g. read-only or locked at start: serve 503s, recover later
             self.report.append(exc.message)
-        if backup_at_start and keep_backups > 0:
+        if backup_at_start and keep_backups > 0 and not self._damaged_at_start:
             try:
                 if self._has_tables():
                     self.backup("start")
@@ -160,6 +162,9 @@ class SQLiteStore(Store):
             except sqlite3.Error as exc:
                 self._fault(exc)
             self._local.conn, self._local.generation = conn, self._generation
+            # opened during a fault (e.g. while the folder was read-only): such a connection may
+            # stay read-only for good, so the next write opens a fresh one
+            self._local.suspect = self._in_fault
         if not self._ready:
             self._ensure_schema(conn)
         return conn
@@ -175,6 +180,7 @@ class SQLiteStore(Store):
     def _fault(self, exc: sqlite3.Error):
         """Drop every thread's connection (they reopen on next use) and raise the 503 error."""
         self._generation += 1
+        self._in_fault = True
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             self._drop(conn)
@@ -208,7 +214,11 @@ class SQLiteStore(Store):
             self.store = store
 
         def __enter__(self):
-            self.conn = self.store._conn()
+            store = self.store
+            self.conn = store._conn()
+            if getattr(store._local, "suspect", False):
+                store._drop(self.conn)
+                self.conn = store._conn()
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -222,6 +232,8 @@ class SQLiteStore(Store):
                 except sqlite3.Error as err:
                     self._rollback()
                     self.store._fault(err)
+                self.store._in_fault = False   # writes work again
+                self.store._local.suspect = False
                 return False
             self._rollback()
             if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
@@ -475,19 +487,29 @@ class SQLiteStore(Store):
             if src.exists():
                 os.replace(src, str(aside) + suffix)
         latest = self.backups()
-        hint = f" The newest backup is {latest[-1]}." if latest else ""
+        hint = ""
+        if latest:  # kept out of the rotation, so later start-up backups never push it out
+            kept = self.backup_dir / f"kept-{latest[-1].name}"
+            try:
+                import shutil
+                shutil.copyfile(latest[-1], kept)
+                hint = f" The newest backup from before the damage is {kept}."
+            except OSError:
+                hint = f" The newest backup is {latest[-1]}."
+        self._damaged_at_start = True
         if kind == "foreign":
             self.report.append(
                 f"{path} is not a Dune Table Companion store ({detail}): it was moved aside to {aside} "
                 f"untouched and a new, empty store was started.")
             return
         saved, lost = self._salvage(str(aside))
-        lost_text = f"; {len(lost)} could not be read ({', '.join(lost[:10])})" if lost else ""
+        lost_text = (f", {len(lost)} could not be read in full ({', '.join(lost[:10])}"
+                     f"{', ...' if len(lost) > 10 else ''}) and are missing" if lost else "")
         self.report.append(
-            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered into a fresh "
-            f"store{lost_text}; the damaged file is kept as {aside}, and a table that is missing can be "
-            f"brought back from its export or by copying a backup over the store while the server is "
-            f"stopped.{hint}")
+            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered intact "
+            f"and are served{lost_text}; the damaged file is kept as {aside}, and a missing table comes "
+            f"back by importing its export, or by stopping the server and copying a backup over the "
+            f"store.{hint}")
 
     def _verdict(self):
         """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
@@ -512,7 +534,9 @@ class SQLiteStore(Store):
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
             if "not a database" in text or "encrypted" in text:
-                return "foreign", "it is not an SQLite database"
+                with open(self.path, "rb") as f:
+                    ours = f.read(16) == b"SQLite format 3\0"
+                return ("damaged", str(exc)) if ours else ("foreign", "it is not an SQLite database")
             if "malformed" in text or "corrupt" in text:
                 return "damaged", str(exc)
             return None  # locked, I/O, read-only: a fault to report later, not damage
@@ -521,41 +545,100 @@ class SQLiteStore(Store):
 
     def _salvage(self, damaged: str) -> tuple[list[str], list[str]]:
         """Copy every table that can still be read in full from the damaged file into a fresh
-        store. Returns (recovered codes, codes that could not be read)."""
-        saved, lost = [], []
+        store, row by row (a damaged page costs only the rows on it). A table is recovered only if
+        its settings, its credentials and every one of its entries (numbered 1..n, n being its
+        recorded head) can be read. Returns (recovered codes, codes that could not be)."""
+        work = damaged + ".salvage"
         try:
-            old = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
-            old.row_factory = sqlite3.Row
-            codes = [r["code"] for r in old.execute("SELECT code FROM tables")]
-        except sqlite3.Error:
-            return saved, ["(the list of tables)"]
+            copy_padded(damaged, work)
+            old = sqlite3.connect(f"file:{work}?mode=ro", uri=True)
+        except (OSError, sqlite3.Error):
+            return [], ["(every table)"]
+        try:
+            tables = probe_rows(old, "tables", "code, created, config")
+            seats = probe_rows(old, "seats", "token_hash, table_code, role, active, claimed, issued")
+            events = probe_rows(old, "events", "table_code, seq, seat, type, payload, ts, secret_for, summary")
+            heads = {r[0]: r[1] for r in probe_rows(old, "heads", "table_code, seq, tick")}
+        finally:
+            old.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(work + suffix).unlink(missing_ok=True)
+        by_table: dict[str, list] = {}
+        for e in events:
+            by_table.setdefault(e[0], []).append(e)
+        seats_of: dict[str, list] = {}
+        for st in seats:
+            seats_of.setdefault(st[1], []).append(st)
+        codes = {t[0]: t for t in tables}
+        saved, lost = [], sorted((set(by_table) | set(seats_of)) - set(codes))
         self._ensure_schema()
         new = self._connect()
         try:
-            for code in codes:
+            for code, t in codes.items():
+                rows = sorted(by_table.get(code, []), key=lambda e: e[1])
+                keys = ("table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary")
                 try:
-                    t = old.execute("SELECT code, created, config FROM tables WHERE code=?", (code,)).fetchone()
-                    check_config(code, t["config"])
-                    seats = old.execute("SELECT token_hash, table_code, role, active, claimed, issued FROM seats "
-                                        "WHERE table_code=?", (code,)).fetchall()
-                    events = old.execute("SELECT table_code, seq, seat, type, payload, ts, secret_for, summary "
-                                         "FROM events WHERE table_code=? ORDER BY seq", (code,)).fetchall()
-                    for e in events:
-                        check_row(code, e)
-                    if [e["seq"] for e in events] != list(range(1, len(events) + 1)):
+                    check_config(code, t[2])
+                    for e in rows:
+                        check_row(code, dict(zip(keys, e)))
+                    n = len(rows)
+                    if [e[1] for e in rows] != list(range(1, n + 1)) or heads.get(code, n) != n:
                         raise ValueError("entries missing")
-                except (sqlite3.Error, StorageUnavailable, ValueError):
+                    if not any(st[2] == "host" and st[3] for st in seats_of.get(code, [])):
+                        raise ValueError("host credential missing")
+                except (StorageUnavailable, ValueError):
                     lost.append(code)
                     continue
                 new.execute("BEGIN IMMEDIATE")
                 new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(t))
-                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", [tuple(s) for s in seats])
-                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", [tuple(e) for e in events])
-                if events:
-                    self._bump_head(new, code, events[-1]["seq"])
+                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats_of.get(code, []))
+                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+                if rows:
+                    self._bump_head(new, code, rows[-1][1])
                 new.execute("COMMIT")
                 saved.append(code)
         finally:
             new.close()
-            old.close()
         return saved, lost
+
+
+def probe_rows(conn: sqlite3.Connection, table: str, columns: str, give_up_after: int = 5000) -> list[tuple]:
+    """Every row of ``table`` that can still be read, one rowid at a time, so that a damaged page
+    costs only its own rows."""
+    try:
+        top = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        top = None
+    rows, misses, rowid = [], 0, 0
+    while (top is not None and rowid < top) or (top is None and misses < give_up_after):
+        rowid += 1
+        try:
+            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid=?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None:
+            misses += 1
+        else:
+            misses = 0
+            rows.append(tuple(row))
+    return rows
+
+
+def copy_padded(src: str, dst: str) -> None:
+    """Copy a database file (and its WAL) for salvage. A truncated file is padded with zeros up to
+    the size its header declares, so SQLite reads every page that is still there instead of
+    refusing the whole file."""
+    import shutil
+    shutil.copyfile(src, dst)
+    if os.path.exists(src + "-wal"):
+        shutil.copyfile(src + "-wal", dst + "-wal")
+    with open(dst, "r+b") as f:
+        header = f.read(100)
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+            return
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        size = os.fstat(f.fileno()).st_size
+        if page_size and pages and size < page_size * pages:
+            f.truncate(page_size * pages)
