@@ -59,7 +59,6 @@
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (!e.detail.xhr || e.detail.xhr.status !== 503) { return; }
     e.detail.shouldSwap = false;
-    e.detail.isError = false;
     var cfg = e.detail.requestConfig || {};
     lastFault = {elt: cfg.elt || e.detail.elt, verb: cfg.verb || "get", path: cfg.path};
     var holder = document.createElement("div");
@@ -71,7 +70,8 @@
     document.body.appendChild(box);
   });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail.successful && document.querySelector("#storage-fault.floating")) { dropFault(); }
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status < 400 && document.querySelector("#storage-fault.floating")) { dropFault(); }
   });
   document.addEventListener("click", function (e) {
     var t = e.target;
