@@ -410,3 +410,36 @@ def test_postgresql_connections_lost_then_back_recover_without_a_restart(tmp_pat
     finally:
         other.close()
     close_app(app)
+
+
+def test_a_damaged_journal_is_reported_instead_of_silently_dropping_entries(tmp_path):
+    """A crash snapshot (database + WAL copied while the server runs), then one byte of a committed
+    journal frame goes bad: SQLite alone would drop the entries after it without a word."""
+    import shutil
+    live = tmp_path / "live"
+    made = make_tables(live, {"one": 0}, pad=0)
+    t = made["one"]
+    store = open_store(str(live / "companion.sqlite3"), backup_at_start=False)
+    for i in range(6):
+        store.append_event(t.code, i, "host", "storm.set", {"type": "storm.set", "sector": 1 + i}, None, "storm")
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    for suffix in ("", "-wal"):   # what is on disk when the power goes
+        shutil.copyfile(live / f"companion.sqlite3{suffix}", snap / f"companion.sqlite3{suffix}")
+    store.close()
+    wal = snap / "companion.sqlite3-wal"
+    page = int.from_bytes(wal.read_bytes()[8:12], "big")
+    with open(wal, "r+b") as f:   # a byte inside the second frame's page goes bad
+        f.seek(32 + (24 + page) + 24 + 200)
+        byte = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([byte[0] ^ 0x5A]))
+    damaged = wal.read_bytes()
+    app = create_app({"DATA_DIR": str(snap), "TESTING": True})
+    report = app.extensions["store_report"]
+    assert len(report) == 1 and "journal" in report[0] and "missing" in report[0] and one_sentence(report[0])
+    kept = [p for p in snap.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged   # the journal as it was, for an expert
+    client = app.test_client()
+    assert state(client, t.code, t.host)["revision"] < 6   # the loss is real, and now it is said
+    close_app(app)

@@ -477,6 +477,15 @@ class SQLiteStore(Store):
         path = Path(self.path)
         if not path.exists() or path.stat().st_size == 0:
             return
+        lost = wal_damage(self.path + "-wal")
+        if lost:  # SQLite would drop these committed transactions without a word: say so, keep a copy
+            import shutil
+            kept = f"{self.path}-wal.damaged-{_stamp()}"
+            shutil.copyfile(self.path + "-wal", kept)
+            self.report.append(
+                f"The store's journal {path.name}-wal is damaged, so the last {lost} saved change(s) "
+                f"before the server stopped could not be read back and those entries are missing; a copy of "
+                f"the journal is kept as {kept}, and the latest backup or the tables' exports have them.")
         verdict = self._verdict()
         if verdict is None:
             return
@@ -642,3 +651,51 @@ def copy_padded(src: str, dst: str) -> None:
         size = os.fstat(f.fileno()).st_size
         if page_size and pages and size < page_size * pages:
             f.truncate(page_size * pages)
+
+
+def wal_damage(wal: str) -> int:
+    """How many committed transactions in a WAL file SQLite would silently skip because a frame
+    before them fails its checksum (0: none). Frames of an unfinished transaction (no commit frame
+    after them, e.g. a crash mid-write that was never acknowledged) are not counted."""
+    import struct
+    try:
+        with open(wal, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    if len(data) < 32:
+        return 0
+    magic, _version, page_size, _ckpt = struct.unpack(">IIII", data[:16])
+    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
+        return 0  # no valid header: SQLite ignores the whole file, and so do we (nothing is in it)
+    order = ">" if magic & 1 else "<"
+    salts = data[16:24]
+
+    def checksum(chunk: bytes, s0: int, s1: int) -> tuple[int, int]:
+        words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
+        for i in range(0, len(words), 2):
+            s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+            s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+        return s0, s1
+
+    s0, s1 = checksum(data[:24], 0, 0)
+    if (s0, s1) != struct.unpack(">II", data[24:32]):
+        return 0
+    frame = 24 + page_size
+    offset, broken = 32, False
+    skipped_commits = 0
+    while offset + frame <= len(data):
+        header = data[offset:offset + 24]
+        if header[8:16] != salts:
+            break  # frames left over from an earlier round of the journal: its normal end
+        commit = struct.unpack(">I", header[4:8])[0] != 0
+        if not broken:
+            s0, s1 = checksum(header[:8], s0, s1)
+            s0, s1 = checksum(data[offset + 24:offset + frame], s0, s1)
+            if (s0, s1) != struct.unpack(">II", header[16:24]):
+                broken = True
+        if broken and commit:
+            skipped_commits += 1
+        offset += frame
+    return skipped_commits
+
