@@ -212,8 +212,8 @@ class PostgresStore(Store):
                 with self._db() as conn:
                     cur = conn.cursor(row_factory=psycopg.rows.dict_row)
                     return cur.execute(sql, args).fetchall()
-            except StorageUnavailable:
-                if attempt == 2:
+            except StorageUnavailable as exc:
+                if attempt == 2 or not isinstance(exc.__cause__, psycopg.Error):
                     raise
 
     # -- tables and seats ----------------------------------------------------------------------
@@ -327,9 +327,12 @@ class PostgresStore(Store):
                 conn.execute(f'LISTEN "{self.channel}"')
                 ready.set()
                 if not first:  # what happened while we were deaf: every table's head, once
-                    with conn.cursor() as cur:
-                        for code, seq in cur.execute("SELECT table_code, MAX(seq) FROM events GROUP BY table_code"):
-                            self._publish(code, seq)
+                    try:
+                        heads = conn.execute("SELECT table_code, MAX(seq) FROM events GROUP BY table_code").fetchall()
+                    except psycopg.errors.UndefinedTable:
+                        heads = []
+                    for code, seq in heads:
+                        self._publish(code, seq)
                 first = False
                 while not self._closed.is_set():
                     for note in conn.notifies(timeout=0.5):
