@@ -69,6 +69,10 @@ def serve(argv: list[str]) -> int:
     except ValueError as exc:  # e.g. an unknown --database scheme
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # e.g. a data folder that cannot be created
+        print(f"companion: cannot use the data folder {args.data or ''}: {exc.strerror or exc}; "
+              f"choose another with --data.", file=sys.stderr)
+        return 2
     app.extensions["search"].warm()
     server = create_server(app, host=args.host, port=args.port, threads=max(8, args.threads),
                            channel_timeout=300, connection_limit=200, ident="dune-table-companion")

@@ -365,7 +365,7 @@ class SQLiteStore(Store):
         try:
             conn = self._watch_connection()
             tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
-        except sqlite3.Error as exc:  # the watcher retries until the storage is back
+        except (sqlite3.Error, StorageUnavailable) as exc:  # the watcher retries until the storage is back
             log.warning("store watcher could not start yet: %s", exc)
             if conn is not None:
                 conn.close()
