@@ -3,7 +3,6 @@
 is reported in one sentence and the intact tables are still served, and backups are kept."""
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
@@ -104,7 +103,6 @@ def test_a_read_only_spell_answers_503_and_every_connection_recovers_after_it(sq
     client = sqlite_app.test_client()
     t = create_table(client, SIX)
     store = store_of(sqlite_app)
-    real_connect = type(store)._connect
 
     def read_only(self=store):
         conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
@@ -125,8 +123,7 @@ def test_a_read_only_spell_answers_503_and_every_connection_recovers_after_it(sq
     assert set(answers) == {503}
     r = storm(client, t.code, t.host, 4)
     assert r.status_code == 503 and "read-only" in r.get_json()["message"] and r.get_json()["retry"] is True
-    heal(store)
-    real_connect  # noqa: B018 - the class method is back
+    heal(store)  # the folder is writable again
     answers = []
     threads = [threading.Thread(target=lambda i=i: answers.append(
         storm(client, t.code, t.host, 1 + i).status_code)) for i in range(6)]
