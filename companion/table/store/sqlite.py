@@ -97,6 +97,11 @@ def fault_message(exc: sqlite3.Error) -> str:
     return "The table's storage could not be used just now (disk error): tap Retry in a moment."
 
 
+def read_only_uri(path: str) -> str:
+    """``file:`` URI opening ``path`` read-only (spaces, ``?`` and ``#`` in folder names escaped)."""
+    return Path(path).resolve().as_uri() + "?mode=ro"
+
+
 def _stamp() -> str:
     return _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
 
@@ -524,7 +529,7 @@ class SQLiteStore(Store):
         """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
         troubles (locked, read-only, permissions) are not damage: the file is left alone."""
         try:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=self.busy_timeout)
+            conn = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=self.busy_timeout)
         except sqlite3.Error:
             return None
         try:
@@ -560,7 +565,7 @@ class SQLiteStore(Store):
         work = damaged + ".salvage"
         try:
             copy_padded(damaged, work)
-            old = sqlite3.connect(f"file:{work}?mode=ro", uri=True)
+            old = sqlite3.connect(read_only_uri(work), uri=True)
         except (OSError, sqlite3.Error):
             return [], ["(every table)"]
         try:
