@@ -255,3 +255,27 @@ def raw_update(backend, target, sql):
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(f'SET search_path TO "{schema}"')
         conn.execute(sql)
+
+
+def test_subscribe_seats_hears_claims_and_reissues_from_another_store_object(target):
+    listener, writer = open_store(target), open_store(target)
+    heard = []
+    try:
+        writer.create_table("SEATH", CONFIG, {"host": "h", "atreides": "a", "fremen": "f"})
+        unsubscribe = listener.subscribe_seats(heard.append)
+        entries = []
+        listener.subscribe(lambda code, seq: entries.append((code, seq)))
+        assert writer.take_seat("SEATH", "atreides", "phone-a") is True
+        assert wait_for(lambda: heard.count("SEATH") >= 1), heard
+        writer.add_seat("SEATH", "fremen", "f-new", claimed=False, replace=True)   # a re-issue
+        assert wait_for(lambda: heard.count("SEATH") >= 2), heard
+        assert writer.take_seat("SEATH", "atreides", "phone-b") is False           # refused: no news
+        time.sleep(0.3)
+        assert heard.count("SEATH") == 2 and entries == []
+        unsubscribe()
+        writer.take_seat("SEATH", "fremen", "phone-f")
+        time.sleep(0.3)
+        assert heard.count("SEATH") == 2
+    finally:
+        listener.close()
+        writer.close()

@@ -245,6 +245,7 @@ class PostgresStore(Store):
                 conn.execute("UPDATE seats SET active=FALSE WHERE table_code=%s AND role=%s", (code, role))
             conn.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
                          "VALUES (%s,%s,%s,TRUE,%s,%s)", (token_hash(token), code, role, bool(claimed), time.time()))
+            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"seats {code}"))
 
     def take_seat(self, code: str, role: str, token: str) -> bool:
         with self._db(write=True) as conn, conn.transaction():
@@ -256,6 +257,7 @@ class PostgresStore(Store):
             conn.execute("UPDATE seats SET active=FALSE WHERE table_code=%s AND role=%s", (code, role))
             conn.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
                          "VALUES (%s,%s,%s,TRUE,TRUE,%s)", (token_hash(token), code, role, time.time()))
+            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"seats {code}"))
             return True
 
     def seat_status(self, code: str) -> dict[str, bool]:
@@ -336,9 +338,12 @@ class PostgresStore(Store):
                 first = False
                 while not self._closed.is_set():
                     for note in conn.notifies(timeout=0.5):
-                        code, _, seq = note.payload.rpartition(" ")
-                        try:
-                            self._publish(code, int(seq))
+                        first_word, _, rest = note.payload.partition(" ")
+                        if first_word == "seats":        # "seats CODE"
+                            self._publish_seats(rest)
+                            continue
+                        try:                             # "CODE SEQ"
+                            self._publish(first_word, int(rest))
                         except ValueError:
                             pass
             except (psycopg.Error, OSError) as exc:

@@ -64,6 +64,13 @@ CREATE TABLE IF NOT EXISTS heads (
     tick INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS heads_by_tick ON heads(tick);
+-- the same for seat credentials (issued, re-issued, claimed): other processes wake their
+-- 'seats' streams
+CREATE TABLE IF NOT EXISTS seat_heads (
+    table_code TEXT PRIMARY KEY,
+    tick INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seat_heads_by_tick ON seat_heads(tick);
 """
 
 EXPECTED_COLUMNS = {
@@ -292,6 +299,7 @@ class SQLiteStore(Store):
                 db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
             db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,?,?)",
                        (token_hash(token), code, role, 1 if claimed else 0, time.time()))
+            self._bump_seats(db, code)
 
     def take_seat(self, code: str, role: str, token: str) -> bool:
         """A phone takes a free seat with a fresh credential, in one transaction: refused if a
@@ -304,6 +312,7 @@ class SQLiteStore(Store):
             db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
             db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,1,?)",
                        (token_hash(token), code, role, time.time()))
+            self._bump_seats(db, code)
             return True
 
     def seat_status(self, code: str) -> dict[str, bool]:
@@ -336,6 +345,12 @@ class SQLiteStore(Store):
                    "ON CONFLICT(table_code) DO UPDATE SET seq=excluded.seq, tick=excluded.tick",
                    (code, seq))
 
+    @staticmethod
+    def _bump_seats(db, code: str) -> None:
+        db.execute("INSERT INTO seat_heads(table_code, tick) "
+                   "VALUES (?, (SELECT COALESCE(MAX(tick), 0) + 1 FROM seat_heads)) "
+                   "ON CONFLICT(table_code) DO UPDATE SET tick=excluded.tick", (code,))
+
     def events(self, code: str) -> list[dict]:
         rows = self._read(
             "SELECT seq, seat, type, payload, ts, secret_for, summary FROM events WHERE table_code=? ORDER BY seq",
@@ -366,17 +381,22 @@ class SQLiteStore(Store):
     def _start_watcher(self) -> None:
         if self._watcher is not None and self._watcher.is_alive():
             return
-        conn, tick = None, 0
+        conn, ticks = None, None
         try:
             conn = self._watch_connection()
-            tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
+            ticks = self._ticks(conn)
         except (sqlite3.Error, StorageUnavailable) as exc:  # the watcher retries until the storage is back
             log.warning("store watcher could not start yet: %s", exc)
             if conn is not None:
                 conn.close()
-            conn, tick = None, None
-        self._watcher = threading.Thread(target=self._watch, args=(conn, tick), name="store-watch", daemon=True)
+            conn, ticks = None, None
+        self._watcher = threading.Thread(target=self._watch, args=(conn, ticks), name="store-watch", daemon=True)
         self._watcher.start()
+
+    @staticmethod
+    def _ticks(conn) -> list[int]:
+        return [conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0],
+                conn.execute("SELECT COALESCE(MAX(tick), 0) FROM seat_heads").fetchone()[0]]
 
     def _watch_connection(self) -> sqlite3.Connection:
         self._ensure_schema()
@@ -384,24 +404,29 @@ class SQLiteStore(Store):
         conn.execute("PRAGMA journal_mode=WAL")
         return conn
 
-    def _watch(self, conn, tick) -> None:
+    def _watch(self, conn, ticks) -> None:
         version = None
         while not self._closed.wait(self.poll_interval if conn is not None else 1.0):
             try:
                 if conn is None:
                     conn = self._watch_connection()
                     version = None
-                    if tick is None:
-                        tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
+                    if ticks is None:
+                        ticks = self._ticks(conn)
                 v = conn.execute("PRAGMA data_version").fetchone()[0]
                 if v == version:
                     continue
                 version = v
                 rows = conn.execute("SELECT table_code, seq, tick FROM heads WHERE tick > ? ORDER BY tick",
-                                    (tick,)).fetchall()
+                                    (ticks[0],)).fetchall()
                 for code, seq, t in rows:
-                    tick = max(tick, t)
+                    ticks[0] = max(ticks[0], t)
                     self._publish(code, seq)
+                rows = conn.execute("SELECT table_code, tick FROM seat_heads WHERE tick > ? ORDER BY tick",
+                                    (ticks[1],)).fetchall()
+                for code, t in rows:
+                    ticks[1] = max(ticks[1], t)
+                    self._publish_seats(code)
             except (sqlite3.Error, StorageUnavailable) as exc:
                 log.warning("store watcher: %s (retrying)", exc)
                 if conn is not None:
