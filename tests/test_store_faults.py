@@ -462,13 +462,14 @@ def tiny_fs(tmp_path):
 
 def fill_up(folder) -> "os.PathLike":
     filler = folder / "filler.bin"
-    with open(filler, "wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
     return filler
 
 
