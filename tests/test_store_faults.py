@@ -497,3 +497,18 @@ def test_a_real_full_file_system_answers_503_and_writes_resume_when_space_is_fre
     again = create_app({"DATA_DIR": str(data), "TESTING": True}).test_client()
     assert state(again, t.code, t.host)["revision"] == saved + 1   # every acknowledged entry
 
+
+
+def test_a_wrong_database_setting_is_one_sentence_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("COMPANION_DATABASE", None)
+    for url in ("mysql://somewhere/db", "postgresql://x@127.0.0.1:1/db?schema=Bad-Name"):
+        r = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(free_port()),
+                            "--data", str(tmp_path / "d"), "--database", url],
+                           cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2
+        assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -9,9 +9,9 @@ commit), and ``subscribe`` LISTENs on a dedicated connection, so every process o
 every write. After a lost connection the listener reconnects and reports every table's head once,
 so nothing that happened meanwhile goes unheard.
 
-The URL is a libpq URL. One extra query parameter, ``schema=NAME``, keeps the companion's tables
-in their own schema (created if missing), so several companions (or test runs) can share one
-database.
+The URL is a libpq URL. Extra query parameters: ``schema=NAME`` keeps the companion's tables in
+their own schema (created if missing), so several companions (or test runs) can share one
+database; ``pool_size=N`` sets how many connections each process keeps (default 8).
 """
 from __future__ import annotations
 
@@ -81,12 +81,15 @@ FAULTS = (psycopg.OperationalError, psycopg.InterfaceError, pgerr.ReadOnlySqlTra
           pgerr.SerializationFailure, pgerr.DeadlockDetected)
 
 
+OWN_PARAMS = ("schema", "pool_size")
+
+
 def split_url(url: str) -> tuple[str, str | None]:
     """(libpq URL without our own parameters, schema or None)."""
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = next((v for k, v in query if k == "schema"), None)
-    rest = [(k, v) for k, v in query if k != "schema"]
+    rest = [(k, v) for k, v in query if k not in OWN_PARAMS]
     if schema is not None and not NAME.match(schema):
         raise ValueError(f"schema={schema!r}: use lower-case letters, digits and _")
     scheme = "postgresql" if parts.scheme in ("postgres", "postgresql") else parts.scheme
@@ -100,6 +103,11 @@ class PostgresStore(Store):
         super().__init__()
         self.url = url
         self.conninfo, self.schema = split_url(url)
+        asked = dict(parse_qsl(urlsplit(url).query)).get("pool_size")
+        if asked is not None:
+            if not asked.isdigit() or not 1 <= int(asked) <= 200:
+                raise ValueError(f"pool_size={asked!r}: use a number of connections from 1 to 200")
+            pool_size = int(asked)
         self.channel = "companion_events" + (f"_{self.schema}" if self.schema else "")
         self.pool_size, self.pool_wait = pool_size, pool_wait
         self._idle: list[psycopg.Connection] = []
