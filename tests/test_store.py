@@ -279,3 +279,39 @@ def test_subscribe_seats_hears_claims_and_reissues_from_another_store_object(tar
     finally:
         listener.close()
         writer.close()
+
+
+def test_a_store_from_the_previous_version_opens_and_keeps_everything(tmp_path):
+    """An SQLite file written before the store knew about heads and seat_heads: it opens, every
+    entry is there, the next entry gets the next number, and other processes hear it."""
+    import sqlite3
+    path = tmp_path / "companion.sqlite3"
+    old_schema = """
+    CREATE TABLE tables (code TEXT PRIMARY KEY, created REAL NOT NULL, config TEXT NOT NULL);
+    CREATE TABLE seats (token_hash TEXT PRIMARY KEY, table_code TEXT NOT NULL REFERENCES tables(code),
+        role TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1, claimed INTEGER NOT NULL DEFAULT 0,
+        issued REAL NOT NULL);
+    CREATE INDEX seats_by_table ON seats(table_code, role);
+    CREATE TABLE events (table_code TEXT NOT NULL REFERENCES tables(code), seq INTEGER NOT NULL,
+        seat TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, ts REAL NOT NULL, secret_for TEXT,
+        summary TEXT NOT NULL DEFAULT '', PRIMARY KEY (table_code, seq));
+    """
+    with sqlite3.connect(path) as conn:
+        conn.executescript(old_schema)
+        conn.execute("INSERT INTO tables VALUES ('OLDTB', 1.0, ?)", (json.dumps(CONFIG),))
+        for seq in (1, 2, 3):
+            conn.execute("INSERT INTO events VALUES ('OLDTB', ?, 'host', 'storm.set', ?, 1.0, NULL, 's')",
+                         (seq, json.dumps({"sector": seq})))
+    store, other = open_store(path), open_store(path)
+    try:
+        assert store.report == []
+        assert [e["seq"] for e in store.events("OLDTB")] == [1, 2, 3]
+        heard = []
+        store.subscribe(lambda code, seq: heard.append((code, seq)))
+        with pytest.raises(StaleWrite):
+            entry(other, "OLDTB", 2)
+        assert entry(other, "OLDTB", 3) == 4
+        assert wait_for(lambda: ("OLDTB", 4) in heard), heard
+    finally:
+        store.close()
+        other.close()
