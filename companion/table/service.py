@@ -307,6 +307,7 @@ class TableService:
 
     def export(self, code: str) -> dict:
         t = self.table(code)
+        self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
 
