@@ -60,6 +60,42 @@ def battles_for(state: dict, board: Board, faction: str) -> list[dict]:
     return out
 
 
+def implied_battles(state: dict, board: Board) -> list[dict]:
+    """Every battle the board implies: territories (not the Polar Sink) where two or more sides
+    have forces that can fight (BG advisors do not), not kept apart by the storm. Ecaz and its
+    ally count as one side. Each with its aggressor, the first of them in storm order."""
+    from ..rules.phases import storm_order
+    storm = state["storm"]["sector"]
+    dots = {f: d for f, d in state["player_dots"].items() if d}
+    order = storm_order(storm, dots) if dots else list(state["factions_present"])
+    ecaz_ally = state["alliances"].get("ecaz")
+    by_territory: dict[str, dict[str, set]] = {}
+    for piece, stacks in state["board"]["forces"].items():
+        territory, sector = split_piece(piece)
+        if territory == "Polar Sink":
+            continue
+        for f, s in stacks.items():
+            if s["forces"] + s["starred"] > 0:
+                by_territory.setdefault(territory, {}).setdefault(f, set()).add(sector)
+    out = []
+    for territory, per in sorted(by_territory.items()):
+        t = board.territories.get(territory)
+        groups = _groups(t.sectors, storm) if t and len(t.sectors) > 1 else [set(s for v in per.values() for s in v)]
+        for g in groups:
+            here = [f for f in order if f in per and per[f] & g]
+            sides: list[list[str]] = []
+            for f in here:
+                joined = next((side for side in sides if ecaz_ally and {f, side[0]} <= {"ecaz", ecaz_ally}), None)
+                if joined is not None:
+                    joined.append(f)
+                else:
+                    sides.append([f])
+            if len(sides) >= 2:
+                out.append({"territory": territory, "sides": sides, "factions": here, "aggressor": here[0]})
+                break
+    return out
+
+
 def dial_for(state: dict, faction: str, opponent: str | None, forces: int, starred: int,
              want: int | None = None, ecaz_forces: int = 0) -> dict:
     spice = state["private"][faction]["spice"]
@@ -81,4 +117,4 @@ def karama_for(state: dict, faction: str) -> dict:
         occupies_shrine=occupies_shrine, phase=state["phase"])
 
 
-__all__ = ["battles_for", "dial_for", "karama_for", "RuleViolation"]
+__all__ = ["implied_battles", "battles_for", "dial_for", "karama_for", "RuleViolation"]

@@ -204,11 +204,15 @@ def table_karama(code):
 
 @bp.get("/tables/<code>/battles")
 def table_battles(code):
-    """The seat's battles (territories shared with an opponent, not split by the storm)."""
+    """The seat's battles (territories shared with an opponent, not split by the storm), every
+    battle the board implies (``implied``, with the aggressor) and the battles recorded this turn."""
     t, faction = asking_faction(code)
-    from ..table.battles import battles_for
+    from ..table.battles import battles_for, implied_battles
     with t.lock:
-        return jsonify({"faction": faction, "battles": battles_for(t.state, load_board(), faction)})
+        state = t.state
+        return jsonify({"faction": faction, "battles": battles_for(state, load_board(), faction),
+                        "implied": implied_battles(state, load_board()),
+                        "recorded": [b for b in state.get("battles", []) if b["turn"] == state["turn"]]})
 
 
 @bp.get("/actions")

@@ -14,13 +14,18 @@
 ``[&worthless_used=1][&shrine=1]``
     The ``karama_options`` dict (see ``companion.rules.karama``).
 
+``POST /api/battle/outcome`` (JSON) ``{"territory", "aggressor", "plans": {F: PLAN, G: PLAN},
+``"traitors": [F...], "kh": bool, "forces_present": {F: {"forces", "starred"}}}``
+    The outcome of two revealed plans (``companion.rules.battle.outcome``): winner, loser, totals,
+    leaders killed, forces lost, spice paid and to the winner, discards, explosion, cited lines.
+
 Errors: 422 ``{"error": {"message", "rule"}}``.
 """
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from companion.rules import dialing, karama
+from companion.rules import battle, dialing, karama
 from companion.rules.errors import RuleViolation, hard
 
 bp = Blueprint("battle_api", __name__)
@@ -98,3 +103,21 @@ def karama_list():
         phase=request.args.get("phase") or None,
     )
     return jsonify(result)
+
+
+@bp.post("/api/battle/outcome")
+def battle_outcome():
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise hard("Send a JSON object: territory, aggressor, plans, traitors, kh, forces_present.",
+                   battle.RULE_BATTLE)
+    traitors = body.get("traitors") or []
+    if not isinstance(traitors, list):
+        raise hard("traitors is a list of the factions that call a traitor.", battle.RULE_TRAITORS)
+    territory = body.get("territory")
+    if territory is not None and not isinstance(territory, str):
+        raise hard("territory is a territory name.", battle.RULE_BATTLE)
+    result = battle.outcome(body.get("plans"), body.get("aggressor"), territory=territory,
+                            traitors=traitors, kh=body.get("kh", False),
+                            forces_present=body.get("forces_present"))
+    return jsonify(result.to_dict())

@@ -88,7 +88,7 @@ def action(name: str, model: type[Payload], *, faction_field: str | None = "fact
 
 def load_all() -> dict[str, ActionType]:
     # importing the modules registers their entry types
-    from . import board_events, core, markers, moves, turn  # noqa: F401
+    from . import battle, board_events, core, markers, moves, turn  # noqa: F401
     return REGISTRY
 
 

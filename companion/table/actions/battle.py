@@ -1,0 +1,360 @@
+"""Battle entries: open a battle, seal plans on the phones, reveal them together, call traitors,
+confirm and apply the outcome as one entry (one undo takes it all back).
+
+Where things live (so the per-seat views filter structurally):
+
+- ``state["battles"]`` (public): the battles of the turn, each
+  ``{"id", "turn", "territory", "aggressor", "sides", "status", "sealed", "plans", "traitors",
+  "kh", "confirmed", "outcome"}``. ``status`` runs ``planning`` → ``revealed`` → ``applied``.
+  Before the reveal, ``sealed`` only says *who* has sealed; ``plans`` is null.
+- ``state["private"][f]["battle_plans"][battle_id]`` (secret): a sealed plan, until the reveal
+  moves both plans into the public record at once.
+- ``state["treachery"]["discard"]`` (public): the Treachery discard pile, named cards.
+
+The outcome is computed by the pure rules (``companion.rules.battle.outcome``); this module only
+reads the table (forces present, leaders, spice, cards) and applies what the outcome says.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...rules import battle as rules
+from ...rules.board import POLAR_SINK
+from ...rules.errors import hard
+from ...rules.factions import faction_name
+from ..state import remove_forces, territory_forces
+from . import Ctx, FactionId, Payload, action
+from .core import add_spice, present
+
+RULE = rules.RULE_BATTLE
+BattleId = Field(min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")
+
+
+def name(f: str) -> str:
+    return faction_name(f)
+
+
+def battles(state: dict) -> list:
+    return state.setdefault("battles", [])
+
+
+def find_battle(state: dict, battle_id: str) -> dict:
+    for b in battles(state):
+        if b["id"] == battle_id:
+            return b
+    raise hard(f"There is no battle {battle_id!r} at this table.", RULE)
+
+
+def fighters(state: dict, territory: str) -> dict:
+    """faction -> {"forces", "starred"} that can fight in the territory (BG advisors do not)."""
+    return {f: {"forces": s["forces"], "starred": s["starred"]}
+            for f, s in territory_forces(state, territory).items() if s["forces"] + s["starred"] > 0}
+
+
+# -- open ------------------------------------------------------------------------------------
+
+class BattleOpen(Payload):
+    type: Literal["battle.open"]
+    territory: str = Field(min_length=1, max_length=60)
+    aggressor: FactionId
+    opponent: FactionId
+
+    @property
+    def sides(self) -> list[str]:
+        return [self.aggressor, self.opponent]
+
+
+@action("battle.open", BattleOpen, faction_field="sides",
+        summary=lambda p: f"Battle in {p.territory}: {name(p.aggressor)} against {name(p.opponent)}")
+def battle_open(ctx: Ctx, state: dict, p: BattleOpen) -> None:
+    present(state, p.aggressor), present(state, p.opponent)
+    if p.aggressor == p.opponent:
+        raise hard("A faction cannot battle itself.", RULE)
+    territory = ctx.board.resolve(p.territory)
+    ctx.check(territory != POLAR_SINK, "Nobody battles in the Polar Sink.", "base-polar-sink")
+    ctx.check(state["phase"] == "battle", "Battles are fought in the Battle phase.", RULE)
+    here = fighters(state, territory)
+    for f in p.sides:
+        ctx.check(f in here, f"{name(f)} has no forces that can fight in {territory}.", RULE)
+    ctx.check(state["alliances"].get(p.aggressor) != p.opponent, "Allies do not battle each other.",
+              "base-alliances")
+    for b in battles(state):
+        if b["status"] != "applied" and b["territory"] == territory and set(b["sides"]) == set(p.sides):
+            raise hard(f"This battle in {territory} is already open.", RULE)
+    n = sum(1 for b in battles(state) if b["turn"] == state["turn"]) + 1
+    state["battles"].append({
+        "id": f"{state['turn']}-{n}", "turn": state["turn"], "territory": territory,
+        "aggressor": p.aggressor, "sides": [p.aggressor, p.opponent], "status": "planning",
+        "sealed": [], "plans": None, "traitors": [], "kh": False, "confirmed": [], "outcome": None,
+    })
+
+
+# -- sealed plans ----------------------------------------------------------------------------
+
+class BattlePlan(Payload):
+    type: Literal["battle.plan"]
+    battle: str = BattleId
+    faction: FactionId
+    leader: str | None = Field(default=None, max_length=60)
+    cheap_hero: bool = False
+    forces: int = Field(default=0, ge=0, le=20)
+    starred: int = Field(default=0, ge=0, le=20)
+    weapon: str | None = Field(default=None, max_length=60)
+    defense: str | None = Field(default=None, max_length=60)
+    kh: bool = False
+
+
+def _leader_available(state: dict, f: str, leader: str) -> tuple[str, int | None]:
+    """The leader ``f`` may field: its own alive leader, or one it holds captured."""
+    wanted = leader.strip().lower()
+    for owner, data in state["factions"].items():
+        for ld in data["leaders"]:
+            if ld["name"].lower() != wanted:
+                continue
+            if owner == f and ld["status"] == "alive":
+                return ld["name"], ld["strength"]
+            if ld["status"] == "captured" and ld.get("captured_by") == f:
+                return ld["name"], ld["strength"]
+            where = {"tanks": "is in the Tleilaxu Tanks", "captured": "is held by another faction"}.get(
+                ld["status"], f"belongs to {name(owner)}")
+            raise hard(f"{ld['name']} {where}: {name(f)} cannot put that leader in a battle plan.", RULE)
+    raise hard(f"{name(f)} has no leader called {leader!r}.", RULE)
+
+
+def _check_cards(ctx: Ctx, state: dict, f: str, plan: rules.Plan) -> None:
+    """Named cards must be in the hand; a hand whose cards are not all named may hold them."""
+    hand = [c.lower() for c in state["private"][f].get("cards", [])]
+    unknown = state["factions"][f]["hand_size"] - len(hand)
+    wanted = plan.cards()
+    missing = [c for c in wanted if c.lower() not in hand and not (c == "Cheap Hero" and
+                                                                     {"cheap hero", "cheap heroine"} & set(hand))]
+    ctx.check(len(missing) <= unknown,
+              f"{name(f)} does not hold {', '.join(missing)} (hand: {len(hand)} named, {max(unknown, 0)} unnamed).",
+              "kiss-treachery-deck")
+    ctx.check(len(wanted) <= state["factions"][f]["hand_size"],
+              f"{name(f)} holds {state['factions'][f]['hand_size']} Treachery cards and cannot play {len(wanted)}.",
+              "kiss-treachery-deck")
+
+
+@action("battle.plan", BattlePlan, secret=True,
+        summary=lambda p: f"{name(p.faction)} seal a battle plan")
+def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
+    b = find_battle(state, p.battle)
+    if p.faction not in b["sides"]:
+        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", RULE)
+    if b["status"] != "planning":
+        raise hard("The plans of this battle are already revealed.", RULE)
+    opponent = next(f for f in b["sides"] if f != p.faction)
+    raw = {"leader": None, "cheap_hero": p.cheap_hero, "forces": p.forces, "starred": p.starred,
+           "weapon": p.weapon or None, "defense": p.defense or None}
+    if p.leader:
+        leader, strength = _leader_available(state, p.faction, p.leader)
+        raw["leader"] = leader
+        if strength is not None:
+            raw["leader_strength"] = strength
+    plan = rules.read_plan(p.faction, raw)
+    plan.spice = state["private"][p.faction]["spice"]
+    here = fighters(state, b["territory"]).get(p.faction, {"forces": 0, "starred": 0})
+    rules.check_dial(plan, opponent, here)
+    _check_cards(ctx, state, p.faction, plan)
+    if p.kh:
+        if p.faction != "atreides":
+            raise hard("Only the Atreides bring the Kwisatz Haderach.", rules.RULE_KH)
+        ctx.check(state["private"]["atreides"].get("kh_losses", 0) >= 7,
+                  "The Kwisatz Haderach is not active yet: Atreides have lost fewer than 7 forces.", rules.RULE_KH)
+        ctx.check(plan.has_fighter, "The Kwisatz Haderach cannot fight alone: it joins a leader or a Cheap Hero.",
+                  rules.RULE_KH)
+    stored = dict(raw, weapon=plan.weapon, defense=plan.defense, kh=p.kh)
+    state["private"][p.faction].setdefault("battle_plans", {})[b["id"]] = stored
+    if p.faction not in b["sealed"]:
+        b["sealed"].append(p.faction)
+
+
+# -- reveal, traitors, confirm, apply ------------------------------------------------------
+
+class BattleReveal(Payload):
+    type: Literal["battle.reveal"]
+    battle: str = BattleId
+
+
+class BattleConfirm(Payload):
+    type: Literal["battle.confirm"]
+    battle: str = BattleId
+    faction: FactionId
+
+
+@action("battle.reveal", BattleReveal, faction_field=None, summary=lambda p: f"Battle {p.battle}: plans revealed")
+def battle_reveal(ctx: Ctx, state: dict, p: BattleReveal) -> None:
+    b = find_battle(state, p.battle)
+    _only_sides(ctx, b)
+    if b["status"] != "planning":
+        raise hard("The plans of this battle are already revealed.", RULE)
+    waiting = [f for f in b["sides"] if f not in b["sealed"]]
+    if waiting:
+        raise hard(f"Waiting for {' and '.join(name(f) for f in waiting)} to seal a plan.", RULE)
+    b["plans"] = {}
+    for f in b["sides"]:
+        plan = state["private"][f]["battle_plans"].pop(b["id"])
+        b["kh"] = b["kh"] or bool(plan.pop("kh", False))
+        b["plans"][f] = plan
+    b["status"] = "revealed"
+
+
+def _only_sides(ctx: Ctx, b: dict) -> None:
+    """Only the two battlers (or the host) act on a battle."""
+    if not ctx.is_host and ctx.actor not in b["sides"]:
+        raise hard(f"{name(ctx.actor)} is not in the battle in {b['territory']}.", RULE)
+
+
+class BattleTraitor(Payload):
+    type: Literal["battle.traitor"]
+    battle: str = BattleId
+    faction: FactionId
+
+
+@action("battle.traitor", BattleTraitor,
+        summary=lambda p: f"Battle {p.battle}: {name(p.faction)} call a traitor")
+def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
+    b = find_battle(state, p.battle)
+    if p.faction not in b["sides"]:
+        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", rules.RULE_TRAITORS)
+    if b["status"] != "revealed":
+        raise hard("A traitor is called once the plans are revealed, before the outcome is applied.",
+                   rules.RULE_TRAITORS)
+    if p.faction in b["traitors"]:
+        raise hard(f"{name(p.faction)} already called a traitor in this battle.", rules.RULE_TRAITORS)
+    opponent = next(f for f in b["sides"] if f != p.faction)
+    leader = b["plans"][opponent].get("leader")
+    if not leader:
+        raise hard(f"{name(opponent)} fights without a leader disc: there is no traitor to call.",
+                   rules.RULE_TRAITORS)
+    held = [t.lower() for t in state["private"][p.faction].get("traitors", [])]
+    ctx.check(not held or leader.lower() in held,
+              f"{leader} is not among the traitors {name(p.faction)} recorded.", rules.RULE_TRAITORS)
+    b["traitors"].append(p.faction)
+    b["confirmed"] = []
+    b["outcome"] = None
+
+
+@action("battle.confirm", BattleConfirm,
+        summary=lambda p: f"Battle {p.battle}: {name(p.faction)} confirm the outcome")
+def battle_confirm(ctx: Ctx, state: dict, p: BattleConfirm) -> None:
+    b = find_battle(state, p.battle)
+    if p.faction not in b["sides"]:
+        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", RULE)
+    if b["status"] != "revealed":
+        raise hard("Only a revealed battle's outcome can be confirmed.", RULE)
+    if p.faction not in b["confirmed"]:
+        b["confirmed"].append(p.faction)
+
+
+def outcome_of(state: dict, b: dict) -> rules.Outcome:
+    """The outcome the rules give for a revealed battle, from the table's forces present."""
+    present_ = fighters(state, b["territory"])
+    return rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
+                         kh=b["kh"], forces_present={f: present_.get(f, {"forces": 0, "starred": 0})
+                                                     for f in b["sides"]})
+
+
+class Adjust(Payload):
+    """The host's corrections to a disputed outcome (each replaces the computed figure)."""
+    type: Literal["adjust"] = "adjust"
+    forces_lost: dict[FactionId, dict[Literal["forces", "starred"], int]] | None = None
+    spice_paid: dict[FactionId, int] | None = None
+    spice_to_winner: int | None = Field(default=None, ge=0, le=60)
+
+
+class BattleApply(Payload):
+    type: Literal["battle.apply"]
+    battle: str = BattleId
+    adjust: Adjust | None = None
+
+
+def _take_losses(state: dict, f: str, territory: str, forces: int, starred: int) -> None:
+    """Send ``forces``/``starred`` of ``f`` from the territory's pieces to the tanks."""
+    from ...rules.board import load_board
+    for piece in load_board().territory(territory).pieces():
+        s = state["board"]["forces"].get(piece, {}).get(f)
+        if not s:
+            continue
+        take_f, take_s = min(forces, s["forces"]), min(starred, s["starred"])
+        if take_f or take_s:
+            remove_forces(state, f, piece, take_f, take_s, 0, "tanks")
+            forces, starred = forces - take_f, starred - take_s
+    if forces or starred:
+        raise hard(f"{name(f)} does not have those forces in {territory} any more.", RULE)
+
+
+def _kill_leader(state: dict, leader: str) -> None:
+    for data in state["factions"].values():
+        for ld in data["leaders"]:
+            if ld["name"] == leader:
+                ld.update(status="tanks", captured_by=None)
+                return
+
+
+def _discard(state: dict, f: str, cards: list[str]) -> None:
+    pile = state.setdefault("treachery", {"discard": []})["discard"]
+    hand = state["private"][f].setdefault("cards", [])
+    for c in cards:
+        match = next((h for h in hand if h.lower() == c.lower()
+                      or (c == "Cheap Hero" and h.lower() in ("cheap hero", "cheap heroine"))), None)
+        if match:
+            hand.remove(match)
+            c = match
+        pile.append(c)
+        state["factions"][f]["hand_size"] = max(0, state["factions"][f]["hand_size"] - 1)
+
+
+@action("battle.apply", BattleApply, faction_field=None,
+        summary=lambda p: f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else ""))
+def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
+    b = find_battle(state, p.battle)
+    _only_sides(ctx, b)
+    if b["status"] != "revealed":
+        raise hard("Reveal both plans before applying the outcome." if b["status"] == "planning"
+                   else "This battle's outcome is already applied.", RULE)
+    if not ctx.is_host:
+        waiting = [f for f in b["sides"] if f not in b["confirmed"] and f != ctx.actor]
+        ctx.check(not waiting, f"Waiting for {' and '.join(name(f) for f in waiting)} to confirm the outcome.", RULE)
+    o = outcome_of(state, b).to_dict()
+    if p.adjust:
+        ctx.check(False, "The outcome was edited by hand.", RULE)  # only with an override and its reason
+        for key in ("forces_lost", "spice_paid"):
+            for f, v in (getattr(p.adjust, key) or {}).items():
+                if f not in b["sides"]:
+                    raise hard(f"{name(f)} is not in this battle.", RULE)
+                o[key][f] = dict(o[key].get(f, {}), **v) if key == "forces_lost" else v
+        if p.adjust.spice_to_winner is not None:
+            o["spice_to_winner"] = p.adjust.spice_to_winner
+    for f, lost in o["forces_lost"].items():
+        _take_losses(state, f, b["territory"], lost.get("forces", 0), lost.get("starred", 0))
+    for leader in o["leaders_killed"]:
+        if leader != "Kwisatz Haderach":
+            _kill_leader(state, leader)
+    for f in b["sides"]:
+        leader = b["plans"][f].get("leader")
+        if leader and leader not in o["leaders_killed"]:
+            for data in state["factions"].values():
+                for ld in data["leaders"]:
+                    if ld["name"] == leader:
+                        ld["used"] = True
+    for f, cost in o["spice_paid"].items():
+        if cost and state["private"][f]["spice"] < cost:  # never say how much the other side holds
+            raise hard(f"{name(f)} can no longer pay {cost} spice for the dial: correct the spice first.",
+                       rules.RULE_DIAL)
+        if cost:
+            add_spice(state, f, -cost)
+    if o["winner"] and o["spice_to_winner"]:
+        add_spice(state, o["winner"], o["spice_to_winner"])
+    for f, cards in o["discard"].items():
+        _discard(state, f, cards)
+    if o.get("kh_losses") and "atreides" in state["private"]:
+        state["private"]["atreides"]["kh_losses"] = state["private"]["atreides"].get("kh_losses", 0) + o["kh_losses"]
+    b["outcome"] = o
+    b["status"] = "applied"
+
+
+__all__ = ["battles", "find_battle", "fighters", "outcome_of"]
