@@ -270,7 +270,7 @@ def test_index_rebuilt_when_a_file_changes(corpus, tmp_path):
     assert first.refresh() is False
     # a new file too
     (corpus / "base-spice.md").write_text(
-        "---\nid: base-spice\ntitle: Spice\nkind: procedure\nsource: Base\nfactions: []\n"
+        "---\nid: base-spice\ntitle: Spice\nkind: procedure\nsource: Base\nruleset: kiss\nfactions: []\n"
         "phases: []\naliases: []\nrelated: []\n---\nSpice is the only currency.\n")
     assert first.refresh() is True
     assert first.get("base-spice") is not None

@@ -1,10 +1,12 @@
-"""Rules search on phones and in the API; permanent pages /rules/<id>; "show to table"."""
+"""Rules search on phones and in the API; permanent pages /rules/<id>; "show to table";
+learn-by-playing lessons at /learn, /learn/<ruleset>, /learn/<ruleset>/<lesson>."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from markupsafe import Markup
 
 from ..rules.factions import FACTION_IDS
+from ..search.corpus import RULESET_NAMES, RULESETS
 from ..table.state import PHASES
 from . import auth
 from .markdown import render_markdown
@@ -12,10 +14,27 @@ from .markdown import render_markdown
 bp = Blueprint("rules", __name__)
 
 MAX_LIMIT = 50
+# The game a table plays (every table is a KISS Dune table today): the default ruleset of a
+# search asked from a table context (``table=<code>``).
+TABLE_RULESET = "kiss"
 
 
 def search():
     return current_app.extensions["search"].get()
+
+
+def _ruleset() -> str | None:
+    """``ruleset=`` (``all`` or empty: every ruleset); without it, the table's game when asked
+    from a table context (``table=``), else every ruleset."""
+    if "ruleset" in request.args:
+        r = (request.args.get("ruleset") or "").strip().lower()
+        if r in ("", "all"):
+            return None
+        if r not in RULESETS:
+            abort(make_response(jsonify(error={
+                "message": f"Unknown ruleset {r!r}: use {', '.join(RULESETS)} or all.", "rule": None}), 422))
+        return r
+    return TABLE_RULESET if request.args.get("table") else None
 
 
 def _filters():
@@ -39,26 +58,29 @@ def _limit(default: int) -> int:
 
 
 def hit_dict(h) -> dict:
-    return {"id": h.id, "title": h.title, "snippet": h.snippet, "source": h.source, "url": h.url}
+    return {"id": h.id, "title": h.title, "snippet": h.snippet, "source": h.source, "url": h.url,
+            "ruleset": h.ruleset, "ruleset_name": RULESET_NAMES.get(h.ruleset, h.ruleset)}
 
 
 @bp.get("/api/rules/search")
 def api_search():
     q = (request.args.get("q") or "").strip()
     faction, phase = _filters()
+    ruleset = _ruleset()
     limit = _limit(10)
     s = search()
-    hits = s.search(q, limit=limit, faction=faction, phase=phase) if q else []
-    body = {"query": q, "results": [hit_dict(h) for h in hits]}
+    hits = s.search(q, limit=limit, faction=faction, phase=phase, ruleset=ruleset) if q else []
+    body = {"query": q, "ruleset": ruleset or "all", "results": [hit_dict(h) for h in hits]}
     if q and not hits:
-        body["did_you_mean"] = s.suggest(q)
+        body["did_you_mean"] = s.suggest(q, ruleset=ruleset)
     return jsonify(body)
 
 
 def entry_dict(e) -> dict:
     return {"id": e.id, "title": e.title, "source": e.source, "kind": e.kind, "factions": list(e.factions),
             "phases": list(e.phases), "aliases": list(e.aliases), "text": e.text, "related": list(e.related),
-            "url": f"/rules/{e.id}"}
+            "url": f"/rules/{e.id}", "ruleset": e.ruleset,
+            "ruleset_name": RULESET_NAMES.get(e.ruleset, e.ruleset)}
 
 
 @bp.get("/api/rules/<rule_id>")
@@ -73,11 +95,13 @@ def api_rule(rule_id):
 def rules_page():
     q = (request.args.get("q") or "").strip()
     faction, phase = _filters()
+    ruleset = _ruleset()
     s = search()
-    hits = s.search(q, limit=15, faction=faction, phase=phase) if q else []
-    suggestion = s.suggest(q) if q and not hits else None
+    hits = s.search(q, limit=15, faction=faction, phase=phase, ruleset=ruleset) if q else []
+    suggestion = s.suggest(q, ruleset=ruleset) if q and not hits else None
     ctx = dict(q=q, hits=hits, suggestion=suggestion, faction=faction, phase=phase, phases=PHASES,
-               code=request.args.get("table"))
+               code=request.args.get("table"), ruleset=ruleset, rulesets=s.rulesets(),
+               ruleset_names=RULESET_NAMES)
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "results":
         return render_template("partials/rule_results.html", **ctx)
     return render_template("rules.html", **ctx)
@@ -97,4 +121,5 @@ def rule_page(rule_id):
         role, _ = auth.seat_role(code, api=False)
         can_push = role not in (None, "board")
     return render_template("rule.html", e=e, body=Markup(render_markdown(e.text)), related=related,
-                           backlinks=backlinks, code=code, can_push=can_push)
+                           backlinks=backlinks, code=code, can_push=can_push,
+                           ruleset_name=RULESET_NAMES.get(e.ruleset, e.ruleset))
