@@ -123,3 +123,78 @@ def rule_page(rule_id):
     return render_template("rule.html", e=e, body=Markup(render_markdown(e.text)), related=related,
                            backlinks=backlinks, code=code, can_push=can_push,
                            ruleset_name=RULESET_NAMES.get(e.ruleset, e.ruleset))
+
+
+# ---------------------------------------------------------------------------------------------
+# learn by playing: /learn, /learn/<ruleset>, /learn/<ruleset>/<lesson>[?pick=N]
+
+
+def lesson_sets() -> dict:
+    """The lesson sets (companion/data/lessons/*.json), loaded and validated once per app:
+    a malformed file or a rule link that does not resolve is logged and that set left out."""
+    got = current_app.extensions.get("lessons")
+    if got is None:
+        from ..search.lessons import check_rules, load_lesson_sets
+
+        sets, problems = load_lesson_sets(current_app.config.get("LESSONS_DIR"))
+        entries = search().entries()
+        for rs_id, ls in list(sets.items()):
+            bad = check_rules([ls], entries)
+            if bad:
+                problems += bad
+                del sets[rs_id]
+        for p in problems:
+            current_app.logger.error("lessons: %s", p)
+        got = current_app.extensions["lessons"] = sets
+    return got
+
+
+@bp.get("/learn")
+def learn_index():
+    return render_template("learn.html", sets=list(lesson_sets().values()), ruleset_names=RULESET_NAMES)
+
+
+@bp.get("/learn/<ruleset>")
+def learn_set(ruleset):
+    ls = lesson_sets().get(ruleset)
+    if ls is None:
+        abort(404)
+    return render_template("learn_set.html", ls=ls, ruleset_name=RULESET_NAMES.get(ruleset, ruleset))
+
+
+@bp.get("/learn/<ruleset>/<lesson_id>")
+def learn_lesson(ruleset, lesson_id):
+    ls = lesson_sets().get(ruleset)
+    lesson = ls.get(lesson_id) if ls else None
+    if lesson is None:
+        abort(404)
+    pick = None
+    raw = request.args.get("pick")
+    if raw is not None:
+        try:
+            pick = int(raw)
+        except ValueError:
+            pick = None
+        if pick is None or not 1 <= pick <= len(lesson.choices):
+            abort(make_response(render_template(
+                "learn_lesson.html", ls=ls, lesson=lesson, pick=None, number=ls.lessons.index(lesson) + 1,
+                next_lesson=ls.next_after(lesson.id), ruleset_name=RULESET_NAMES.get(ruleset, ruleset),
+                titles=_rule_titles(lesson),
+                error=f"Choice {raw!r} is not one of this lesson's {len(lesson.choices)} choices: tap one below."),
+                400))
+    ctx = dict(ls=ls, lesson=lesson, pick=pick, number=ls.lessons.index(lesson) + 1,
+               next_lesson=ls.next_after(lesson.id), ruleset_name=RULESET_NAMES.get(ruleset, ruleset),
+               titles=_rule_titles(lesson), error=None)
+    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "lesson":
+        return render_template("learn_lesson_part.html", **ctx)
+    return render_template("learn_lesson.html", **ctx)
+
+
+def _rule_titles(lesson) -> dict:
+    s = search()
+    out = {}
+    for c in lesson.choices:
+        for r in c.rules:
+            e = s.get(r)
+            out[r] = e.title if e else r
+    return out
