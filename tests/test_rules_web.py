@@ -152,6 +152,6 @@ def test_rules_page_has_a_ruleset_picker_and_labels_results(client):
     assert 'class="ruleset ruleset-war-for-arrakis"' in html and 'class="ruleset ruleset-kiss"' in html
     only = client.get("/rules?q=sandworm&ruleset=war-for-arrakis", headers={"HX-Request": "true", "HX-Target": "results"})
     text = only.get_data(as_text=True)
-    assert "ruleset-war-for-arrakis" in text and "ruleset-kiss" not in text
+    assert "ruleset-war-for-arrakis" in text and "ruleset-kiss" not in text and ">War for Arrakis<" in text
     page = client.get("/rules/imp-mentat").get_data(as_text=True)
     assert "Dune: Imperium" in page and 'href="/rules/imp-swordmaster"' in page

@@ -17,6 +17,7 @@ MAX_LIMIT = 50
 # The game a table plays (every table is a KISS Dune table today): the default ruleset of a
 # search asked from a table context (``table=<code>``).
 TABLE_RULESET = "kiss"
+RULESET_SHORT = {"kiss": "KISS", "war-for-arrakis": "War for Arrakis", "imperium": "Imperium"}
 
 
 def search():
@@ -101,7 +102,7 @@ def rules_page():
     suggestion = s.suggest(q, ruleset=ruleset) if q and not hits else None
     ctx = dict(q=q, hits=hits, suggestion=suggestion, faction=faction, phase=phase, phases=PHASES,
                code=request.args.get("table"), ruleset=ruleset, rulesets=s.rulesets(),
-               ruleset_names=RULESET_NAMES)
+               ruleset_names=RULESET_NAMES, ruleset_short=RULESET_SHORT)
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "results":
         return render_template("partials/rule_results.html", **ctx)
     return render_template("rules.html", **ctx)
