@@ -470,3 +470,18 @@ def test_ruleset_is_required_and_checked():
     assert "related id 'base-storm' belongs to another ruleset" in problems
     assert "leave them [] outside the kiss ruleset" in problems
     assert validate([kiss]) == []
+
+
+def test_one_index_per_ruleset_and_old_single_index_removed(shelf, tmp_path):
+    old = tmp_path / "idx" / ("ab" * 16)
+    old.mkdir(parents=True)
+    (old / "READY").write_text("x")
+    rs = RuleSearch(tmp_path / "idx", shelf)
+    try:
+        assert not old.exists()
+        paths = rs.index_paths()
+        assert sorted(paths) == ["imperium", "kiss", "war-for-arrakis"]
+        assert all(p.parent == tmp_path / "idx" / r for r, p in paths.items())
+        assert rs.index_path == paths["kiss"]
+    finally:
+        rs.close()

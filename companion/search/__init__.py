@@ -28,6 +28,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
+import shutil
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -107,6 +109,7 @@ class RuleSearch:
         entries, problems, fp = snapshot(self.corpus, extra=backend_fingerprint())
         for p in problems:
             log.warning("rules corpus: %s", p)
+        _drop_single_index_leftovers(self.index_dir)
         backends: dict[str, WhooshBackend] = {}
         for rs_id in RULESETS:
             part = [e for e in entries if e.ruleset == rs_id]
@@ -229,6 +232,17 @@ class RuleSearch:
                 return None  # every word is known in this ruleset
             suggestions.append(hint)
         return suggestions[0] if suggestions else None
+
+
+def _drop_single_index_leftovers(index_dir: Path) -> None:
+    """Remove ``index_dir/<fingerprint>/`` folders left by versions that kept one index for the
+    whole corpus (each ruleset now lives in ``index_dir/<ruleset>/``)."""
+    try:
+        for other in index_dir.iterdir():
+            if other.is_dir() and re.fullmatch(r"[0-9a-f]{32}", other.name):
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass
 
 
 _instances: dict[tuple[str, str], RuleSearch] = {}
