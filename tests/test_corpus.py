@@ -11,6 +11,8 @@ from companion.search.corpus import (
     FACTIONS,
     PHASES,
     QA_SECTIONS,
+    RULESETS,
+    plain_text,
     corpus_files,
     read_corpus,
     validate,
@@ -105,6 +107,78 @@ def test_qa_count_and_sections(corpus):
     assert [e.id for e in qa if not e.related] == [], "Q&A entries list the rules they rest on"
 
 
+def test_every_entry_names_its_ruleset(corpus):
+    entries = corpus[0]
+    assert {e.ruleset for e in entries} == set(RULESETS)
+    text = {e.id: (CORPUS / e.filename).read_text(encoding="utf-8") for e in entries}
+    assert [i for i, t in text.items() if "\nruleset: " not in t.split("\n---", 1)[0]] == []
+    # every id the code cites is a KISS entry
+    by_id = {e.id: e for e in entries}
+    assert [i for i in REQUIRED_IDS if by_id[i].ruleset != "kiss"] == []
+
+
+def test_related_links_stay_within_their_ruleset(corpus):
+    by_id = {e.id: e for e in corpus[0]}
+    crossing = sorted((e.id, r) for e in corpus[0] for r in e.related if by_id[r].ruleset != e.ruleset)
+    assert crossing == []
+
+
+WFA_TOPICS = """wfa-board wfa-air-zones wfa-north-pole wfa-impassable-borders wfa-free-areas
+wfa-house-atreides wfa-fremen-ally wfa-house-harkonnen wfa-corrino-ally wfa-turn-sequence
+wfa-action-dice wfa-desert-power wfa-battle wfa-combat-dice wfa-sandworms wfa-prescience-cards
+wfa-victory wfa-secret-objectives wfa-spice-harvesting wfa-desert-hazards""".split()
+IMP_TOPICS = """imp-agent-turn imp-board-spaces imp-costs imp-influence imp-alliances imp-conflict
+imp-combat-intrigue imp-conflict-rewards imp-reveal-turn imp-persuasion imp-resources imp-mentat
+imp-house-hagal-two-player imp-house-hagal-solo imp-end-of-game imp-ties imp-harvesting""".split()
+
+
+@pytest.mark.parametrize("ruleset, prefix, topics, min_qa", [
+    ("war-for-arrakis", "wfa-", WFA_TOPICS, 25),
+    ("imperium", "imp-", IMP_TOPICS, 40),
+])
+def test_other_rulesets_cover_their_game(corpus, ids, ruleset, prefix, topics, min_qa):
+    entries = [e for e in corpus[0] if e.ruleset == ruleset]
+    assert [t for t in topics if t not in ids] == []
+    qa = [e for e in entries if e.kind == "qa"]
+    assert len(qa) >= min_qa, f"{ruleset}: only {len(qa)} Q&A entries"
+    # ids say which game they belong to, so a KISS id can never be taken by another game
+    assert [e.id for e in entries if not e.id.startswith((prefix, "qa-" + prefix))] == []
+    assert [e.id for e in entries if e.factions or e.phases] == []  # KISS tags only
+    assert all(e.source.startswith(("War for Arrakis", "Dune: Imperium")) for e in entries)
+
+
+def test_imperium_qa_keeps_the_seed_citations(corpus):
+    qa = [e for e in corpus[0] if e.ruleset == "imperium" and e.kind == "qa"]
+    uncited = [e.id for e in qa if not any(k in e.source for k in ("Rules p", "Board Space Guide", "FAQ p"))]
+    assert uncited == []
+
+
+SEEDS = Path("/work/shared/seeds")
+
+
+@pytest.mark.skipif(not (SEEDS / "war-for-arrakis.txt").exists(), reason="seed documents not on this machine")
+def test_new_entries_are_in_our_own_words(corpus):
+    """Facts, numbers and names carry over from the seeds; sentences do not: no run of 10
+    words of a War for Arrakis or Imperium entry appears in its seed."""
+    import re
+
+    def words(t):
+        return re.findall(r"[a-z0-9]+", t.lower())
+
+    n = 10
+    grams = set()
+    for name in ("war-for-arrakis.txt", "dune-imperium-howto.txt"):
+        w = words((SEEDS / name).read_text(encoding="utf-8"))
+        grams |= {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+    copied = []
+    for e in corpus[0]:
+        if e.ruleset == "kiss":
+            continue
+        w = words(plain_text(e.text))
+        copied += [(e.id, " ".join(w[i:i + n])) for i in range(len(w) - n + 1) if tuple(w[i:i + n]) in grams]
+    assert copied == []
+
+
 def test_required_ids_exist(ids):
     assert len(REQUIRED_IDS) > 100
     assert [i for i in REQUIRED_IDS if i not in ids] == []
@@ -116,6 +190,17 @@ def _load_eval() -> list[tuple[str, list[str]]]:
     for item in data:  # the one format the benchmark reads
         assert set(item) == {"q", "accept"} and isinstance(item["q"], str) and isinstance(item["accept"], list), item
     return [(item["q"], item["accept"]) for item in data]
+
+
+def test_eval_set_per_ruleset(corpus):
+    by_id = {e.id: e for e in corpus[0]}
+    counts = {r: 0 for r in RULESETS}
+    for q, acc in _load_eval():
+        games = {by_id[i].ruleset for i in acc if i in by_id}
+        assert len(games) == 1, f"{q!r}: accepted ids from several rulesets {games}"
+        counts[games.pop()] += 1
+    assert counts["kiss"] >= 80
+    assert counts["war-for-arrakis"] >= 30 and counts["imperium"] >= 30, counts
 
 
 def test_eval_set(ids):

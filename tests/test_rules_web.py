@@ -106,3 +106,52 @@ def test_cli_prints_top_answers(capsys):
     assert main(["rules", "ship through storm", "--limit", "2"]) == 0
     out = capsys.readouterr().out
     assert "/rules/" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# several rulesets: KISS, War for Arrakis, Dune: Imperium
+
+
+@pytest.mark.parametrize("q, ruleset, expected", [
+    ("what counts as a free area", "war-for-arrakis", "wfa-free-areas"),
+    ("sandworm attack dice", "war-for-arrakis", "qa-wfa-worm-dice"),
+    ("steal an alliance", "imperium", "imp-alliances"),
+    ("hagga basin water", "imperium", "imp-harvesting"),
+    ("alliance", "kiss", "base-alliances"),
+])
+def test_search_by_ruleset_keeps_to_that_game(client, q, ruleset, expected):
+    r = client.get("/api/rules/search", query_string={"q": q, "ruleset": ruleset, "limit": 5})
+    assert r.status_code == 200 and r.json["ruleset"] == ruleset
+    results = r.json["results"]
+    assert expected in [x["id"] for x in results[:3]]
+    assert {x["ruleset"] for x in results} == {ruleset}
+    assert client.get(f"/api/rules/{results[0]['id']}").json["ruleset"] == ruleset
+
+
+def test_plain_search_spans_every_game_and_a_table_defaults_to_kiss(client):
+    everything = client.get("/api/rules/search", query_string={"q": "alliance", "limit": 20}).json
+    assert everything["ruleset"] == "all"
+    assert {x["ruleset"] for x in everything["results"]} >= {"kiss", "imperium"}
+    assert all(x["ruleset_name"] for x in everything["results"])
+    at_table = client.get("/api/rules/search", query_string={"q": "alliance", "limit": 20, "table": "ABCD"}).json
+    assert at_table["ruleset"] == "kiss" and {x["ruleset"] for x in at_table["results"]} == {"kiss"}
+    asked_all = client.get("/api/rules/search", query_string={"q": "alliance", "table": "ABCD", "ruleset": "all"}).json
+    assert asked_all["ruleset"] == "all"
+
+
+def test_unknown_ruleset_is_refused(client):
+    r = client.get("/api/rules/search?q=storm&ruleset=monopoly")
+    assert r.status_code == 422 and "war-for-arrakis" in r.json["error"]["message"]
+
+
+def test_rules_page_has_a_ruleset_picker_and_labels_results(client):
+    html = client.get("/rules?q=sandworm").get_data(as_text=True)
+    assert '<select name="ruleset"' in html
+    for name in ("Dune (KISS)", "Dune: War for Arrakis", "Dune: Imperium"):
+        assert f">{name}</option>" in html
+    assert 'class="ruleset ruleset-war-for-arrakis"' in html and 'class="ruleset ruleset-kiss"' in html
+    only = client.get("/rules?q=sandworm&ruleset=war-for-arrakis", headers={"HX-Request": "true", "HX-Target": "results"})
+    text = only.get_data(as_text=True)
+    assert "ruleset-war-for-arrakis" in text and "ruleset-kiss" not in text and ">War for Arrakis<" in text
+    page = client.get("/rules/imp-mentat").get_data(as_text=True)
+    assert "Dune: Imperium" in page and 'href="/rules/imp-swordmaster"' in page

@@ -270,7 +270,7 @@ def test_index_rebuilt_when_a_file_changes(corpus, tmp_path):
     assert first.refresh() is False
     # a new file too
     (corpus / "base-spice.md").write_text(
-        "---\nid: base-spice\ntitle: Spice\nkind: procedure\nsource: Base\nfactions: []\n"
+        "---\nid: base-spice\ntitle: Spice\nkind: procedure\nsource: Base\nruleset: kiss\nfactions: []\n"
         "phases: []\naliases: []\nrelated: []\n---\nSpice is the only currency.\n")
     assert first.refresh() is True
     assert first.get("base-spice") is not None
@@ -381,3 +381,107 @@ def test_unwritable_index_folder_falls_back_to_memory(corpus, tmp_path):
     assert rs.built
     assert ids(rs.search("kwizatz"))[:1] == ["atreides-kwisatz-haderach"]
     rs.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# several rulesets in one corpus
+
+
+def _write_entry(folder: Path, eid: str, ruleset: str, title: str, body: str, related: str = "") -> None:
+    (folder / f"{eid}.md").write_text(
+        f"---\nid: {eid}\ntitle: {title}\nkind: procedure\nsource: Test · {title}\nruleset: {ruleset}\n"
+        f"factions: []\nphases: []\naliases: []\nrelated: [{related}]\n---\n{body}\n", encoding="utf-8")
+
+
+@pytest.fixture()
+def shelf(corpus) -> Path:
+    """The fixture corpus plus entries of two other games that talk about the same things
+    (storm, worms, karama, dialing), so they would compete with the KISS answers."""
+    _write_entry(corpus, "wfa-coriolis-storms", "war-for-arrakis", "Coriolis storms",
+                 "Storms roll dice against Harkonnen Legions in the desert; the storm never moves sectors. "
+                 "Storm storm storm. Sandworms and worm riders too.")
+    _write_entry(corpus, "wfa-sandworms", "war-for-arrakis", "Sandworms",
+                 "A sandworm (worm) attacks a Legion; worm riders ride sandworms across the desert.",
+                 related="wfa-coriolis-storms")
+    _write_entry(corpus, "imp-conflict", "imperium", "The Conflict",
+                 "Strength: 2 per troop, 1 per sword. Dial? No dialing here; the Kwisatz Haderach is a card.")
+    return corpus
+
+
+def test_entries_carry_their_ruleset_and_the_filter_keeps_to_it(shelf, tmp_path):
+    rs = RuleSearch(tmp_path / "idx", shelf)
+    try:
+        assert rs.rulesets() == ["kiss", "war-for-arrakis", "imperium"]
+        assert rs.get("wfa-sandworms").ruleset == "war-for-arrakis"
+        assert rs.get("base-storm").ruleset == "kiss"
+        for game in ("kiss", "war-for-arrakis", "imperium"):
+            hits = rs.search("storm worm dial", limit=20, ruleset=game)
+            assert hits and {h.ruleset for h in hits} == {game}
+        mixed = rs.search("storm worm", limit=20)  # no ruleset: every game, merged by score
+        assert {h.ruleset for h in mixed} == {"kiss", "war-for-arrakis"}
+        assert [h.score for h in mixed] == sorted((h.score for h in mixed), reverse=True)
+        with pytest.raises(ValueError, match="unknown ruleset"):
+            rs.search("storm", ruleset="monopoly")
+        assert [e.id for e in rs.entries("imperium")] == ["imp-conflict"]
+    finally:
+        rs.close()
+
+
+def test_kiss_answers_do_not_drown_in_the_other_games(corpus, shelf, tmp_path):
+    """A KISS question scores exactly as it did before the other games came onto the shelf."""
+    queries = ["storm", "worm riders", "kwizatz", "sardukar dial", "ship thru storm", "karama"]
+    plain_dir = tmp_path / "plain"
+    shutil.copytree(FIXTURES, plain_dir)
+    alone = RuleSearch(tmp_path / "idx-alone", plain_dir)
+    together = RuleSearch(tmp_path / "idx-shelf", shelf)
+    try:
+        for q in queries:
+            a = [(h.id, h.score) for h in alone.search(q, limit=10, ruleset="kiss")]
+            b = [(h.id, h.score) for h in together.search(q, limit=10, ruleset="kiss")]
+            assert a == b, q
+        # and the other way round: a War for Arrakis table sees only its own worms
+        assert ids(together.search("worm", ruleset="war-for-arrakis")) == ["wfa-sandworms", "wfa-coriolis-storms"]
+    finally:
+        alone.close()
+        together.close()
+
+
+def test_spelling_suggestions_come_from_the_chosen_game(shelf, tmp_path):
+    rs = RuleSearch(tmp_path / "idx", shelf)
+    try:
+        assert rs.suggest("coriolus", ruleset="war-for-arrakis") == "coriolis"
+        assert rs.suggest("kwizatz", ruleset="kiss") == "kwisatz"
+        assert rs.suggest("coriolis") is None  # known in one of the games
+    finally:
+        rs.close()
+
+
+def test_ruleset_is_required_and_checked():
+    base = "---\nid: x-1\ntitle: X\nkind: procedure\nsource: S\n{extra}---\nbody\n"
+    with pytest.raises(Exception, match="missing 'ruleset:'"):
+        parse_entry(base.format(extra=""), "x-1.md")
+    with pytest.raises(Exception, match="unknown ruleset 'chess'"):
+        parse_entry(base.format(extra="ruleset: chess\n"), "x-1.md")
+    assert parse_entry(base.format(extra="ruleset: Imperium\n"), "x-1.md").ruleset == "imperium"
+    kiss = Entry("base-storm", "Storm", "procedure", "S", text="b", filename="base-storm.md")
+    other = Entry("imp-a", "A", "procedure", "S", factions=("fremen",), related=("base-storm",), text="b",
+                  filename="imp-a.md", ruleset="imperium")
+    problems = "\n".join(validate([kiss, other]))
+    assert "related id 'base-storm' belongs to another ruleset" in problems
+    assert "leave them [] outside the kiss ruleset" in problems
+    assert validate([kiss]) == []
+
+
+def test_one_index_per_ruleset_and_old_single_index_removed(shelf, tmp_path):
+    old = tmp_path / "idx" / ("ab" * 16)
+    old.mkdir(parents=True)
+    (old / "READY").write_text("x")
+    rs = RuleSearch(tmp_path / "idx", shelf)
+    try:
+        assert not old.exists()
+        paths = rs.index_paths()
+        assert sorted(paths) == ["imperium", "kiss", "war-for-arrakis"]
+        assert all(p.parent == tmp_path / "idx" / r for r, p in paths.items())
+        assert rs.index_path == paths["kiss"]
+    finally:
+        rs.close()

@@ -2,15 +2,21 @@
 
     from companion.search import get_search
     rs = get_search(data_dir / "search-index")   # builds the index once, then reuses it
-    for hit in rs.search("can the kh die", limit=5, faction="atreides"):
-        hit.id, hit.title, hit.source, hit.snippet, hit.url, hit.score
+    for hit in rs.search("can the kh die", limit=5, faction="atreides", ruleset="kiss"):
+        hit.id, hit.title, hit.source, hit.snippet, hit.url, hit.score, hit.ruleset
     rs.get("atreides-kwisatz-haderach")          # Entry | None
     rs.entries()                                 # every Entry, sorted by id
     rs.suggest("kwisatz hadrach")                # "kwisatz haderach" (did you mean), or None
 
 ``Hit.snippet`` is HTML: the entry's text (Markdown stripped) html-escaped, with
 ``<mark>…</mark>`` around the matched words. ``search`` raises ValueError for a faction or
-phase id that does not exist (see ``FACTIONS``/``PHASES``).
+phase id that does not exist (see ``FACTIONS``/``PHASES``), or a ruleset not in ``RULESETS``.
+
+Several rulesets (KISS Dune, War for Arrakis, Dune: Imperium) share one corpus folder, but each
+ruleset gets its own index (``index_dir/<ruleset>/<fingerprint>/``), vocabulary and spelling
+lexicon: a KISS question is scored exactly as if the other games were not on the shelf, so KISS
+answers never drown in the others' (nor the other way round). ``ruleset=None`` searches every
+ruleset and merges the hits by score.
 
 The index lives in ``index_dir/<fingerprint>/`` and is rebuilt only when the fingerprint
 (sha256 of the corpus files' names and contents, plus the backend's version) changes: checked
@@ -19,8 +25,11 @@ Queries run from memory (about 1-2 ms). A RuleSearch is safe to share between th
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import re
+import shutil
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +37,8 @@ from pathlib import Path
 from .corpus import (
     FACTIONS,
     PHASES,
+    RULESET_NAMES,
+    RULESETS,
     Entry,
     corpus_dir,
     fingerprint,
@@ -40,7 +51,7 @@ from .corpus import (
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "FACTIONS", "PHASES", "Entry", "Hit", "RuleSearch", "corpus_dir", "default_index_dir",
+    "FACTIONS", "PHASES", "RULESETS", "RULESET_NAMES", "Entry", "Hit", "RuleSearch", "corpus_dir", "default_index_dir",
     "get_search", "load_corpus", "plain_text", "validate",
 ]
 
@@ -54,6 +65,7 @@ class Hit:
     url: str  # "/rules/<id>"
     score: float
     kind: str = ""
+    ruleset: str = "kiss"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -78,7 +90,8 @@ class RuleSearch:
         self.index_dir = Path(index_dir) if index_dir is not None else default_index_dir()
         self.corpus = Path(corpus) if corpus is not None else corpus_dir()
         self._lock = threading.Lock()
-        self._backend = None
+        self._backends: dict = {}
+        self._fp = ""
         self._entries: dict[str, Entry] = {}
         self.built = False  # did the last (re)load build the index?
         self.builds = 0  # how many times this object built an index
@@ -96,50 +109,80 @@ class RuleSearch:
         entries, problems, fp = snapshot(self.corpus, extra=backend_fingerprint())
         for p in problems:
             log.warning("rules corpus: %s", p)
-        backend = WhooshBackend(self.index_dir, fp, entries)
-        old = self._backend
+        _drop_single_index_leftovers(self.index_dir)
+        backends: dict[str, WhooshBackend] = {}
+        for rs_id in RULESETS:
+            part = [e for e in entries if e.ruleset == rs_id]
+            if not part:
+                continue
+            sub_fp = hashlib.sha256(f"{fp}\0{rs_id}".encode()).hexdigest()
+            backends[rs_id] = WhooshBackend(self.index_dir / rs_id, sub_fp, part)
+        old = self._backends
         self._entries = {e.id: e for e in entries}
-        self._backend = backend  # one assignment: readers see the old or the new one
-        self.built = backend.built
-        self.builds += int(backend.built)
-        if old is not None:
-            old.close()
+        self._fp = fp
+        self._backends = backends  # one assignment: readers see the old or the new ones
+        self.built = any(b.built for b in backends.values())
+        self.builds += int(self.built)
+        for b in old.values():
+            b.close()
 
     @property
     def fingerprint(self) -> str:
-        return self._backend.fp
+        return self._fp
 
     @property
     def index_path(self) -> Path:
-        return self._backend.path
+        """The KISS index folder (each ruleset has its own, see :meth:`index_paths`)."""
+        b = self._backends.get("kiss") or next(iter(self._backends.values()))
+        return b.path
+
+    def index_paths(self) -> dict[str, Path]:
+        return {k: b.path for k, b in self._backends.items()}
+
+    def rulesets(self) -> list[str]:
+        """The rulesets that have entries, in RULESETS order."""
+        return [r for r in RULESETS if r in self._backends]
 
     def refresh(self) -> bool:
         """Re-read the corpus fingerprint; rebuild and swap the index if it changed."""
         fp = self._fingerprint()
-        if fp == self._backend.fp:
+        if fp == self._fp:
             return False
         with self._lock:
-            if fp != self._backend.fp:
+            if fp != self._fp:
                 self._load()
                 return True
         return False
 
     def close(self) -> None:
-        self._backend.close()
+        for b in self._backends.values():
+            b.close()
 
     # -- queries
-    def entries(self) -> list[Entry]:
-        """Every entry, sorted by id."""
-        return sorted(self._entries.values(), key=lambda e: e.id)
+    def entries(self, ruleset: str | None = None) -> list[Entry]:
+        """Every entry (of ``ruleset``, when given), sorted by id."""
+        return sorted((e for e in self._entries.values() if ruleset is None or e.ruleset == ruleset),
+                      key=lambda e: e.id)
 
     def get(self, id: str) -> Entry | None:
         return self._entries.get(id)
 
+    @staticmethod
+    def check_ruleset(ruleset: str | None) -> str | None:
+        """``ruleset`` normalised (None/"" = every ruleset); ValueError when unknown."""
+        if ruleset is None:
+            return None
+        ruleset = ruleset.strip().lower() or None
+        if ruleset is not None and ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r}")
+        return ruleset
+
     def search(self, q: str, limit: int = 10, faction: str | None = None,
-               phase: str | None = None) -> list[Hit]:
+               phase: str | None = None, ruleset: str | None = None) -> list[Hit]:
         """Best entries for ``q``, best first. ``faction``/``phase`` keep only entries tagged
-        with them (ValueError for an unknown id). Typos, slang and the word being typed
-        (prefix of the last word) are handled."""
+        with them, ``ruleset`` only that game's entries (ValueError for an unknown id; None
+        = every ruleset, merged by score). Typos, slang and the word being typed (prefix of
+        the last word) are handled."""
         if faction is not None:
             faction = faction.strip().lower() or None
             if faction is not None and faction not in FACTIONS:
@@ -148,26 +191,58 @@ class RuleSearch:
             phase = phase.strip().lower() or None
             if phase is not None and phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
+        ruleset = self.check_ruleset(ruleset)
         limit = max(1, int(limit))
         if not q or not q.strip():
             return []
-        backend = self._backend
-        ranked, analysis = backend.search(q, limit, faction, phase)
+        backends = self._backends
+        chosen = [ruleset] if ruleset is not None else list(backends)
         hits = []
-        for entry_id, score in ranked:
-            e = self._entries.get(entry_id)
-            if e is None:  # pragma: no cover - index and entries come from the same read
+        for rs_id in chosen:
+            backend = backends.get(rs_id)
+            if backend is None:
                 continue
-            hits.append(Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
-                            round(score, 4), e.kind))
-        return hits
+            ranked, analysis = backend.search(q, limit, faction, phase)
+            for entry_id, score in ranked:
+                e = self._entries.get(entry_id)
+                if e is None:  # pragma: no cover - index and entries come from the same read
+                    continue
+                hits.append(Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
+                                round(score, 4), e.kind, e.ruleset))
+        if len(chosen) > 1:
+            hits.sort(key=lambda h: -h.score)
+        return hits[:limit]
 
-    def suggest(self, q: str) -> str | None:
-        """"Did you mean": ``q`` with misspelt words replaced by the closest corpus words,
-        or None when every word is known (or nothing close exists)."""
+    def suggest(self, q: str, ruleset: str | None = None) -> str | None:
+        """"Did you mean": ``q`` with misspelt words replaced by the closest corpus words
+        (of ``ruleset``, or of any ruleset), or None when every word is known (or nothing
+        close exists)."""
         if not q or not q.strip():
             return None
-        return self._backend.lexicon.analyse(q).suggestion
+        ruleset = self.check_ruleset(ruleset)
+        backends = self._backends
+        chosen = [ruleset] if ruleset is not None else list(backends)
+        suggestions = []
+        for rs_id in chosen:
+            backend = backends.get(rs_id)
+            if backend is None:
+                continue
+            hint = backend.lexicon.analyse(q).suggestion
+            if hint is None:
+                return None  # every word is known in this ruleset
+            suggestions.append(hint)
+        return suggestions[0] if suggestions else None
+
+
+def _drop_single_index_leftovers(index_dir: Path) -> None:
+    """Remove ``index_dir/<fingerprint>/`` folders left by versions that kept one index for the
+    whole corpus (each ruleset now lives in ``index_dir/<ruleset>/``)."""
+    try:
+        for other in index_dir.iterdir():
+            if other.is_dir() and re.fullmatch(r"[0-9a-f]{32}", other.name):
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass
 
 
 _instances: dict[tuple[str, str], RuleSearch] = {}

@@ -1,4 +1,4 @@
-"""``companion rules "query" [--limit N] [--faction F] [--phase P]``: rules search in a terminal."""
+"""``companion rules "query" [--limit N] [--faction F] [--phase P] [--ruleset R]``: rules search in a terminal."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +9,7 @@ import sys
 import textwrap
 from typing import TextIO
 
-from .corpus import FACTIONS, PHASES
+from .corpus import FACTIONS, PHASES, RULESETS
 
 _MARK = re.compile(r"</?mark>")
 
@@ -22,12 +22,13 @@ def plain_snippet(snippet_html: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="companion rules",
-        description="Search the rules corpus (KISS rules, faction sheets, table Q&A).",
+        description="Search the rules corpus (KISS rules, faction sheets, table Q&A; War for Arrakis; Dune: Imperium).",
     )
     p.add_argument("query", nargs="+", help="words to look for, e.g. \"can the kh die\"")
     p.add_argument("--limit", "-n", type=int, default=5, help="how many answers (default 5)")
     p.add_argument("--faction", choices=FACTIONS, help="only entries about this faction")
     p.add_argument("--phase", choices=PHASES, help="only entries about this phase")
+    p.add_argument("--ruleset", choices=RULESETS, help="only this game's entries (default: every game)")
     p.add_argument("--index-dir", default=os.environ.get("COMPANION_SEARCH_INDEX"),
                    help="index folder (default: the user cache folder)")
     return p
@@ -49,15 +50,15 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
     rs = get_search(args.index_dir)
     q = " ".join(args.query)
-    hits = rs.search(q, limit=args.limit, faction=args.faction, phase=args.phase)
+    hits = rs.search(q, limit=args.limit, faction=args.faction, phase=args.phase, ruleset=args.ruleset)
     if not hits:
         print(f'No rule matches "{q}".', file=out)
-        hint = rs.suggest(q)
+        hint = rs.suggest(q, ruleset=args.ruleset)
         if hint:
             print(f'Did you mean: companion rules "{hint}"', file=out)
         return 1
     bold = hasattr(out, "isatty") and out.isatty() and not os.environ.get("NO_COLOR")
-    hint = rs.suggest(q)
+    hint = rs.suggest(q, ruleset=args.ruleset)
     if hint:
         print(f'(searched with corrections: "{hint}")', file=out)
     for n, h in enumerate(hits, 1):

@@ -7,6 +7,7 @@ Format (docs/design.md, "Rules corpus format")::
     title: Fremen — Wormriders
     kind: faction
     source: KISS · Fremen · Wormriders
+    ruleset: kiss
     factions: [fremen]
     phases: [storm, spice_blow]
     aliases: [wormriding, worm riders]
@@ -37,11 +38,18 @@ PHASES: tuple[str, ...] = (
     "storm", "spice_blow", "charity", "bidding", "revival", "shipment_movement", "battle",
     "collection", "mentat_pause",
 )
+# The games on the shelf: every entry belongs to exactly one ruleset (front matter ``ruleset:``).
+RULESETS: tuple[str, ...] = ("kiss", "war-for-arrakis", "imperium")
+RULESET_NAMES: dict[str, str] = {
+    "kiss": "Dune (KISS)",
+    "war-for-arrakis": "Dune: War for Arrakis",
+    "imperium": "Dune: Imperium",
+}
 KINDS: tuple[str, ...] = ("kiss-change", "faction", "karama", "discovery", "procedure", "qa")
 QA_SECTIONS: tuple[str, ...] = ("Question", "Answer", "Example")
 
 LIST_KEYS = ("factions", "phases", "aliases", "related")
-SCALAR_KEYS = ("id", "title", "kind", "source")
+SCALAR_KEYS = ("id", "title", "kind", "source", "ruleset")
 
 _COMMENT = re.compile(r"\s+#\s.*$|\s+#$")
 _KEY_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)\s*:\s?(.*)$")
@@ -64,6 +72,7 @@ class Entry:
     related: tuple[str, ...] = ()
     text: str = ""  # Markdown body (front matter removed)
     filename: str = field(default="", compare=False)  # "<id>.md" as found on disk
+    ruleset: str = "kiss"  # one of RULESETS (front matter ``ruleset:``, required in files)
 
     @property
     def url(self) -> str:
@@ -119,6 +128,11 @@ def parse_entry(text: str, filename: str = "") -> Entry:
         v = meta.get(key, ())
         return v if isinstance(v, tuple) else ((v,) if v else ())
 
+    ruleset = scalar("ruleset").strip().lower()
+    if not ruleset:
+        raise CorpusError(f"{filename or 'entry'}: missing 'ruleset:' (one of {', '.join(RULESETS)})")
+    if ruleset not in RULESETS:
+        raise CorpusError(f"{filename or 'entry'}: unknown ruleset {ruleset!r} (one of {', '.join(RULESETS)})")
     return Entry(
         id=scalar("id"),
         title=scalar("title"),
@@ -130,6 +144,7 @@ def parse_entry(text: str, filename: str = "") -> Entry:
         related=listv("related"),
         text=body,
         filename=filename,
+        ruleset=ruleset,
     )
 
 
@@ -280,7 +295,8 @@ def plain_text(markdown: str) -> str:
 def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str]:
     """Every problem of the corpus as one readable line each (empty list = valid).
 
-    Checks: missing/duplicate ids, id != file name, missing title/source, unknown kind,
+    Checks: missing/duplicate ids, unknown ruleset, related links across rulesets, KISS
+    faction/phase tags on another ruleset's entry, id != file name, missing title/source, unknown kind,
     unknown faction/phase tags, unknown or self ``related`` ids, Q&A entries (``kind: qa``)
     with id ``qa-*`` and non-empty Question / Answer / Example sections.
     ``problems`` (e.g. parse errors from :func:`read_corpus`) are prepended.
@@ -288,6 +304,7 @@ def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str
     entries = list(entries)
     out = list(problems)
     seen: dict[str, str] = {}
+    ruleset_of = {e.id: e.ruleset for e in entries if e.id}
     for e in entries:
         where = e.filename or e.id or "<entry>"
         if not e.id:
@@ -321,6 +338,13 @@ def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str
                 out.append(f"{where}: related lists the entry itself")
             elif r not in ids:
                 out.append(f"{where}: related id {r!r} does not exist")
+            elif ruleset_of.get(r) != e.ruleset:
+                out.append(f"{where}: related id {r!r} belongs to another ruleset "
+                           f"({ruleset_of.get(r)!r}, not {e.ruleset!r})")
+        if e.ruleset not in RULESETS:
+            out.append(f"{where}: unknown ruleset {e.ruleset!r} (one of {', '.join(RULESETS)})")
+        if e.ruleset != "kiss" and (e.factions or e.phases):
+            out.append(f"{where}: faction and phase tags are KISS ids; leave them [] outside the kiss ruleset")
         if not e.text.strip():
             out.append(f"{where}: empty body")
         if e.kind == "qa" or e.id.startswith("qa-"):
