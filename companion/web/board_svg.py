@@ -17,7 +17,8 @@ def escape(text: str) -> str:
 
 
 SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "guild": "SG", "bg": "BG",
-         "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL"}
+         "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL",
+         "choam": "CH", "richese": "RI"}
 CHIP_H = 22
 VIEWBOX = f"{-bm.SIZE // 2} {-bm.SIZE // 2} {bm.SIZE} {bm.SIZE}"
 CHIP_FONT = 14

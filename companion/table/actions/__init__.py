@@ -91,10 +91,12 @@ def action(name: str, model: type[Payload], *, faction_field: str | None = "fact
 def load_all() -> dict[str, ActionType]:
     # importing the modules registers their entry types
     from . import battle, board_events, core, markers, moves, turn  # noqa: F401
+    from . import addons  # noqa: F401  (after turn and battle: it wraps some of their entries)
     return REGISTRY
 
 
-FactionId = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"]
+FactionId = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu",
+                    "choam", "richese"]
 PhaseId = Literal["storm", "spice_blow", "charity", "bidding", "revival", "shipment_movement", "battle",
                   "collection", "mentat_pause"]
 

@@ -423,7 +423,8 @@ def preview_collection(board: Board, state: dict) -> list[dict]:
     occ = {t: set(per) for t, per in occupants(state).items()}
     dots = {f: d for f, d in state["player_dots"].items() if d}
     order = storm_order(state["storm"]["sector"], dots) if dots else None
-    return economy.collection(board, state["board"]["forces"], state["board"]["spice"], occ, state["alliances"],
+    from ..state import forces_with_nofield  # a face-down No-Field collects as one force
+    return economy.collection(board, forces_with_nofield(state), state["board"]["spice"], occ, state["alliances"],
                               factions_present=state["factions_present"], order=order,
                               unspawned_blows=deck(state)["unspawned"],
                               protected_territories=tuple(state.get("token_territories", {})))
@@ -543,7 +544,8 @@ def open_battles(board: Board, state: dict) -> list[tuple[str, list[str]]]:
     holds a battle when two non-allied factions' fighters stand in it."""
     from ..battles import battles_for
     from ...rules.board import split_piece
-    forces = state["board"]["forces"]
+    from ..state import forces_with_nofield  # a face-down No-Field fights as one force until revealed
+    forces = forces_with_nofield(state)
     on_board = {p: v for p, v in forces.items() if split_piece(p)[0] in board.territories}
     board_only = dict(state, board=dict(state["board"], forces=on_board))
     found: dict[str, list[str]] = {}
