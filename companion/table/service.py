@@ -115,7 +115,10 @@ class TableService:
         if not 1 <= int(turns) <= 20:
             raise EntryError("A game lasts 1 to 20 turns (the rules say 10).", "base-turn-sequence")
         config = {"factions": factions, "turns": int(turns), "options": dict(options or {})}
-        initial_state("CHECK", config)  # refuses bad options before anything is stored
+        try:
+            initial_state("CHECK", config)  # refuses bad options before anything is stored
+        except RuleViolation as exc:
+            raise EntryError(exc.message, exc.rule) from None
         code = self.new_code()
         seats = {"host": self.new_token()}
         seats.update({f: self.new_token() for f in factions})

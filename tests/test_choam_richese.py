@@ -1,0 +1,278 @@
+"""CHOAM and Richese as add-on factions (issue 15), table-driven from shared/seeds/choam-richese.txt.
+
+Each test plays what a table would do through the JSON API and checks what the players see."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import bearer, create_table
+from table_helpers import get, history, host_state, its_turn, ok, refused, set_phase, spice, stack
+
+from companion.rules import choam as C
+from companion.rules import richese as R
+from companion.rules.economy import check_revival, hand_limit
+
+ADDON = ["atreides", "harkonnen", "emperor", "guild", "choam", "richese"]
+
+
+@pytest.fixture
+def t(client):
+    return create_table(client, ADDON)
+
+
+def seats_state(client, t, who):
+    return host_state(client, t) if who == "host" else get(client, t, who, "state")
+
+
+# -- seats and setup -----------------------------------------------------------------------------
+
+def test_create_eleven_factions_with_addon_options(client):
+    every = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu",
+             "choam", "richese"]
+    t = create_table(client, every, options={"advanced": True, "leader_skills": True, "stronghold_cards": True})
+    s = host_state(client, t)
+    assert s["factions_present"] == every
+    assert len(set(s["player_dots"].values())) == 11  # spread dots, one each
+    ch, ri = s["factions"]["choam"], s["factions"]["richese"]
+    assert (ch["spice"], ch["hand_limit"], ch["reserves"]["forces"]) == (2, 5, 20)
+    assert (ri["spice"], ri["hand_limit"], ri["reserves"]["forces"]) == (5, 4, 20)
+    assert [ld["name"] for ld in ch["leaders"]][-1] == "The Auditor"
+    assert s["options"]["advanced"] is True and s["options"]["leader_skills"] is True
+    assert len(ri["cache"]) == 10
+
+
+def test_basic_play_has_no_auditor_and_options_default_false(client, t):
+    s = host_state(client, t)
+    assert "The Auditor" not in {ld["name"] for ld in s["factions"]["choam"]["leaders"]}
+    assert {k: s["options"][k] for k in ("advanced", "leader_skills", "stronghold_cards")} == \
+        {"advanced": False, "leader_skills": False, "stronghold_cards": False}
+    # another seat sees CHOAM like every faction: leaders and reserves, spice behind the shield hidden
+    other = get(client, t, "atreides", "state")
+    assert other["factions"]["choam"]["spice"] is None and len(other["factions"]["choam"]["leaders"]) == 5
+
+
+@pytest.mark.parametrize("options,needle", [
+    ({"advanced": "yes"}, "options.advanced"),
+    ({"leader_skills": 1}, "options.leader_skills"),
+    ({"stronghold_cards": True}, "Advanced"),
+])
+def test_addon_options_are_strict_booleans(client, options, needle):
+    r = client.post("/api/tables", json={"factions": ["choam", "richese"], "options": options})
+    assert r.status_code == 422 and needle in r.get_json()["error"]["message"]
+
+
+def test_start_page_offers_the_addon_marked_not_kiss(client):
+    html = client.get("/").get_data(as_text=True)
+    block = html.split('id="addon-factions"', 1)[1]
+    assert "not KISS" in block and 'value="choam"' in block and 'value="richese"' in block
+    assert 'value="choam"' not in html.split('id="addon-factions"', 1)[0]
+
+
+# -- pure rules from the seed ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("buyer,present,payee", [
+    ("atreides", ADDON, "richese"), ("richese", ADDON, "emperor"), ("richese", ["richese", "choam"], "bank"),
+])
+def test_cache_payee(buyer, present, payee):
+    assert R.cache_payee(buyer, present) == payee
+
+
+@pytest.mark.parametrize("bids,order,winner", [
+    ({"atreides": 3, "guild": 3, "choam": 1}, ["guild", "atreides", "choam"], ("guild", 3)),
+    ({"atreides": 3, "guild": 3}, ["atreides", "guild"], ("atreides", 3)),
+    ({"atreides": 0, "guild": 0}, ["atreides", "guild"], (None, 0)),
+    ({"atreides": 0, "guild": 4}, ["atreides", "guild"], ("guild", 4)),
+])
+def test_silent_auction_largest_wins_ties_by_storm_order(bids, order, winner):
+    assert R.silent_winner(bids, order) == winner
+
+
+def test_once_around_starts_next_to_richese_and_ends_with_it():
+    seats = ["atreides", "richese", "guild", "choam"]
+    assert R.once_around_order(seats, seats, clockwise=True) == ["guild", "choam", "atreides", "richese"]
+    assert R.once_around_order(seats, seats, clockwise=False) == ["atreides", "choam", "guild", "richese"]
+    assert R.once_around_order(seats, ["atreides", "richese"]) == ["atreides", "richese"]  # full hands out
+
+
+@pytest.mark.parametrize("token,on_planet,last,ok_", [
+    (3, None, None, True), (3, None, 3, False), (5, 0, None, False), (0, None, 5, True),
+])
+def test_nofield_shipping_limits(token, on_planet, last, ok_):
+    from companion.rules.errors import RuleViolation
+    if ok_:
+        R.check_nofield_ship(token, on_planet=on_planet, last_used=last)
+    else:
+        with pytest.raises(RuleViolation):
+            R.check_nofield_ship(token, on_planet=on_planet, last_used=last)
+
+
+@pytest.mark.parametrize("token,reserves,other,dial_max", [(5, 20, 0, 5), (5, 2, 1, 3), (0, 20, 2, 2), (3, 0, 0, 0)])
+def test_nofield_dial_cap(token, reserves, other, dial_max):
+    assert R.max_dial(token, reserves, other) == dial_max
+
+
+@pytest.mark.parametrize("placed,side,turn,expect", [
+    (2, "double", 3, "double"), (2, "double", 4, "cancel"), (2, "double", 5, None), (2, "cancel", 4, "double"),
+    (2, "cancel", 2, None),
+])
+def test_inflation_one_side_then_the_other_then_gone(placed, side, turn, expect):
+    assert C.inflation_side({"placed_turn": placed, "side": side}, turn) == expect
+
+
+def test_double_bars_bribes_from_placement():
+    inf = {"placed_turn": 2, "side": "double"}
+    assert C.double_face_up(inf, 2, "mentat_pause") and C.double_face_up(inf, 3, "bidding")
+    assert not C.double_face_up(inf, 4, "bidding")
+    assert C.double_face_up({"placed_turn": 2, "side": "cancel"}, 3, "mentat_pause")
+
+
+@pytest.mark.parametrize("hand,card,value", [
+    (["Snooper", "Snooper"], "Snooper", 3), (["Baliset"], "Baliset", 2), (["Snooper", "Portable Snooper"], None, 0),
+])
+def test_choam_discards(hand, card, value):
+    from companion.rules.errors import RuleViolation
+    if card:
+        assert C.discard_value(card, hand) == value
+    else:
+        assert C.duplicates(hand) == {}
+        with pytest.raises(RuleViolation):
+            C.discard_value("Snooper", hand)
+
+
+def test_choam_economy_numbers():
+    assert hand_limit("choam") == 5 and hand_limit("richese") == 4
+    assert check_revival("choam", 2, 7, spice=10).cost == 7  # no cap, 1 each, none free
+    assert check_revival("richese", 2, 3, spice=10).cost == 2  # 2 free, then 2 each
+    assert C.special_charity(6) == 12 and C.special_charity(6, "double") == 24 and C.special_charity(6, "cancel") == 0
+    assert C.support_income(5) == 2 and C.support_income(5, traitor_revealed=True) == 0
+    assert C.audit_cards(True, 1) == 1 and C.audit_cards(False, 4) == 1 and C.audit_cards(True, 4) == 2
+
+
+# -- the table: CHOAM charity ---------------------------------------------------------------------
+
+def test_choam_charity_first_from_the_bank_then_pays_the_others(client, t):
+    set_phase(client, t, "charity")
+    ok(client, t, type="spice.set", faction="atreides", amount=0)
+    refused(client, t, "atreides", "choam-charity", "before", type="charity.claim", faction="atreides")
+    s = ok(client, t, "choam", type="charity.claim", faction="choam")
+    assert spice(s, "choam") == 2 + 2 * 6
+    ok(client, t, "atreides", type="charity.claim", faction="atreides")
+    s = host_state(client, t)
+    assert spice(s, "atreides") == 2 and spice(s, "choam") == 14 - 2
+
+
+def test_inflation_placed_at_mentat_pause_doubles_then_cancels(client, t):
+    set_phase(client, t, "mentat_pause")
+    ok(client, t, "choam", type="inflation.place", faction="choam", side="double")
+    refused(client, t, "choam", "choam-inflation", "placed once", type="inflation.place", faction="choam",
+            side="cancel")
+    set_phase(client, t, "charity", turn=2)
+    s = ok(client, t, "choam", type="charity.claim", faction="choam")
+    assert spice(s, "choam") == 2 + 24
+    set_phase(client, t, "charity", turn=3)
+    refused(client, t, "choam", "choam-inflation", "Cancel", type="charity.claim", faction="choam")
+
+
+# -- the table: the cache auction ------------------------------------------------------------------
+
+def test_once_around_cache_auction_pays_richese(client, t):
+    set_phase(client, t, "bidding")
+    s = ok(client, t, "richese", type="cache.announce", card="Distrans", when="first", method="once_around")
+    a = s["cache_auction"]
+    assert a["card"] == "Distrans" and a["order"][-1] == "richese" and "Distrans" not in s["factions"]["richese"]["cache"]
+    ok(client, t, "host", type="spice.set", faction="harkonnen", amount=10)
+    for f in a["order"][:-1]:
+        if f == "harkonnen":
+            ok(client, t, f, type="cache.bid", faction=f, amount=4)
+        else:
+            ok(client, t, f, type="cache.bid", faction=f)
+    s = ok(client, t, "richese", type="cache.bid", faction="richese")
+    assert s["cache_auction"]["winner"] == "harkonnen" and s["cache_auction"]["price"] == 4
+    assert spice(s, "richese") == 5 + 4
+    assert s["factions"]["harkonnen"]["hand_size"] == 4  # 2 at start + the card + the free extra one
+
+
+def test_karama_cannot_buy_a_cache_card(client, t):
+    set_phase(client, t, "bidding")
+    s = ok(client, t, "richese", type="cache.announce", card="Karama", when="last", method="once_around")
+    first = s["cache_auction"]["order"][0]
+    refused(client, t, first, "richese-cache-auction", "karama", type="cache.bid", faction=first, amount=1,
+            karama=True)
+
+
+def test_silent_auction_bids_stay_sealed_until_all_are_in(client, t):
+    set_phase(client, t, "bidding")
+    s = ok(client, t, "richese", type="cache.announce", card="Nullentropy", when="first", method="silent")
+    order = s["cache_auction"]["order"]
+    assert set(order) == set(ADDON)
+    ok(client, t, "host", type="spice.set", faction="guild", amount=9)
+    bids = {f: 0 for f in order}
+    bids["guild"] = 7
+    for f in order[:-1]:
+        s = ok(client, t, f, type="cache.silent_bid", faction=f, amount=bids[f])
+        assert s["cache_auction"]["bids"] is None and s["cache_auction"]["status"] == "open"
+        # another seat sees who has bid, never how much
+        peek = get(client, t, "atreides" if f != "atreides" else "choam", "state")
+        assert peek["factions"][f].get("private") is None
+        assert "cache_bid" not in json.dumps(peek) or peek["viewer"] == f
+    s = ok(client, t, order[-1], type="cache.silent_bid", faction=order[-1], amount=bids[order[-1]])
+    a = s["cache_auction"]
+    assert a["bids"] == bids and a["winner"] == "guild" and a["price"] == 7
+    assert spice(host_state(client, t), "richese") == 5 + 7
+
+
+# -- the table: No-Field ---------------------------------------------------------------------------
+
+def test_nofield_ship_is_a_marker_for_others_and_a_number_for_richese(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=5)
+    mine = get(client, t, "richese", "state")["board"]["territories"]["The Great Flat"]["forces"]["richese"]
+    theirs = get(client, t, "atreides", "state")["board"]["territories"]["The Great Flat"]["forces"]["richese"]
+    host = host_state(client, t)["board"]["territories"]["The Great Flat"]["forces"]["richese"]
+    assert mine["nofield"] is True and mine["nofield_token"] == 5 and host["nofield_token"] == 5
+    assert theirs["nofield"] is True and "nofield_token" not in theirs
+    assert spice(get(client, t, "richese", "state"), "richese") == 5 - 2  # one force to a sand territory
+    # one on the planet at a time
+    refused(client, t, "richese", "richese-no-field", "one No-Field", type="nofield.ship", faction="richese",
+            territory="Arrakeen", token=3)
+    s = ok(client, t, "richese", type="nofield.reveal", faction="richese")
+    assert stack(s, "The Great Flat", "richese")["forces"] == 5
+    assert s["factions"]["richese"]["reserves"]["forces"] == 15
+    assert s["factions"]["richese"]["nofield_faceup"] == 5
+
+
+def test_nofield_counts_as_one_force_for_occupancy(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="Tuek's Sietch", token=0)
+    s = host_state(client, t)
+    # Tuek's Sietch already holds the Guild; the token makes two: a third faction cannot enter
+    assert set(s["board"]["territories"]["Tuek's Sietch"]["forces"]) == {"guild", "richese"}
+    from companion.table.state import occupants
+    svc = client.application.extensions["tables"]
+    assert occupants(svc.table(t.code).state)["Tuek's Sietch"]["richese"] == 1
+
+
+def test_nofield_storm_destroys_reserves(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    s = ok(client, t, "host", type="nofield.reveal", faction="richese", cause="storm")
+    assert s["factions"]["richese"]["tanks"]["forces"] == 3 and s["factions"]["richese"]["reserves"]["forces"] == 17
+    assert "richese" not in s["board"]["territories"].get("The Great Flat", {}).get("forces", {})
+
+
+def test_nofield_number_never_in_another_seats_history_or_view(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    for who in ("atreides", "choam", "guild"):
+        text = json.dumps(get(client, t, who, "state")) + json.dumps(history(client, t, who))
+        assert '"token": 3' not in text and "nofield_token" not in text
+        r = client.get(f"/t/{t.code}/view", headers=bearer(t.token(who)))
+        if r.status_code == 200:
+            assert "nofield_token" not in r.get_data(as_text=True)
+    assert '"token": 3' in json.dumps(history(client, t, "richese"))
