@@ -276,3 +276,68 @@ def test_nofield_number_never_in_another_seats_history_or_view(client, t):
         if r.status_code == 200:
             assert "nofield_token" not in r.get_data(as_text=True)
     assert '"token": 3' in json.dumps(history(client, t, "richese"))
+
+
+def test_nofield_moves_like_a_force(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=5)
+    s = ok(client, t, "richese", type="nofield.move", faction="richese", to="Funeral Plain")
+    assert s["board"]["territories"]["Funeral Plain"]["forces"]["richese"]["nofield"] is True
+    assert "The Great Flat" not in s["board"]["territories"]
+    refused(client, t, "richese", "base-movement", "already moved", type="nofield.move", faction="richese",
+            to="The Great Flat")
+
+
+def test_nofield_battle_dial_capped_and_revealed_with_the_plans(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    ok(client, t, type="forces.place", faction="atreides", territory="The Great Flat", forces=4)
+    set_phase(client, t, "battle")
+    assert any(b["territory"] == "The Great Flat" for b in get(client, t, "atreides", "battles")["implied"])
+    s = ok(client, t, "atreides", type="battle.open", territory="The Great Flat", aggressor="atreides",
+           opponent="richese")
+    bid = s["battles"][-1]["id"]
+    refused(client, t, "richese", "richese-no-field", "cannot dial 4", type="battle.plan", battle=bid, faction="richese",
+            leader="Lady Helena", forces=4)
+    ok(client, t, "richese", type="battle.plan", battle=bid, faction="richese", leader="Lady Helena", forces=3)
+    before = get(client, t, "atreides", "state")
+    assert "nofield_token" not in json.dumps(before)  # still secret while the plans are sealed
+    ok(client, t, "atreides", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=2)
+    s = ok(client, t, "atreides", type="battle.reveal", battle=bid)
+    assert stack(s, "The Great Flat", "richese")["forces"] == 3
+    assert s["factions"]["richese"]["nofield_faceup"] == 3 and s["board"]["territories"]["The Great Flat"][
+        "forces"]["richese"].get("nofield") is None
+    assert s["battles"][-1]["plans"]["richese"]["forces"] == 3
+
+
+def test_choam_revives_any_number_at_one_spice(client, t):
+    ok(client, t, type="spice.set", faction="choam", amount=10)
+    ok(client, t, type="forces.place", faction="choam", territory="The Great Flat", forces=8)
+    ok(client, t, type="forces.remove", faction="choam", territory="The Great Flat", forces=8, to="tanks")
+    set_phase(client, t, "revival")
+    s = ok(client, t, "choam", type="revive", faction="choam", forces=6)
+    assert spice(s, "choam") == 4 and s["factions"]["choam"]["reserves"]["forces"] == 18
+
+
+def test_richese_in_tueks_sietch_blocks_the_fremen_special_victory():
+    from companion.rules.victory import TUEKS_BLOCKERS
+    assert "richese" in TUEKS_BLOCKERS
+
+
+def test_karama_api_lists_the_addon_vulnerabilities(client):
+    r = client.get("/api/karama", query_string={"player": "atreides", "factions": "atreides,choam,richese",
+                                                "phase": "bidding"})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    ids = [o["id"] for o in r.get_json()["options"] if o["applies_now"]]
+    assert "richese-cache-auction" in ids and "choam-charity" not in ids
+
+
+def test_phase_card_waits_for_choam_charity_and_the_cache_card(client, t):
+    set_phase(client, t, "charity")
+    steps = host_state(client, t)["phase_steps"]
+    assert any("choam" in x["factions"] for x in steps)
+    set_phase(client, t, "bidding")
+    steps = host_state(client, t)["phase_steps"]
+    assert steps[0]["id"] == "cache-auction" and steps[0]["factions"] == ["richese"] and not steps[0]["done"]

@@ -99,6 +99,9 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
+    if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
+        from .actions.addons import inflation_info
+        info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
     return info

@@ -239,6 +239,41 @@ def nofield_ship(ctx: Ctx, state: dict, p: NoFieldShip) -> None:
                               "payee": cost.payee}
 
 
+class NoFieldMove(Payload):
+    type: Literal["nofield.move"]
+    faction: Literal["richese"] = "richese"
+    to: str = Field(min_length=1, max_length=60)
+    to_sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Field(default=0, ge=0, le=20)  # Richese forces moving with it, from the same piece
+
+
+@action("nofield.move", NoFieldMove, summary=lambda p: f"Richese move the No-Field to {p.to}"
+        + (f" with {p.forces} forces" if p.forces else ""))
+def nofield_move(ctx: Ctx, state: dict, p: NoFieldMove) -> None:
+    """A face-down No-Field moves like a force: it is Richese's one group move of the turn."""
+    from ...rules import movement
+    from ..state import shift_forces
+    from .moves import allowance_for
+    present(state, "richese")
+    hidden = _nofield(state)
+    if not hidden:
+        raise hard("Richese has no No-Field on the planet.", RULE_NOFIELD)
+    src_t, src_s = split_piece(hidden["piece"])
+    dst_t, dst_s = resolve_place(ctx, state, p.to, p.to_sector)
+    ctx.check(state["phase"] == "shipment_movement", "Movement happens in the Shipment & Movement phase.",
+              "base-movement")
+    ctx.check(not state["turn_flags"]["richese"]["moved"], "Richese has already moved a group this turn.",
+              "base-movement")
+    ctx.rules(movement.check_move, ctx.board, position_of(state), "richese", src_t, src_s, dst_t, dst_s,
+              allowance_for(state, "richese"))
+    dst = piece_id(dst_t, dst_s)
+    if p.forces:
+        shift_forces(state, "richese", hidden["piece"], dst, p.forces, 0)
+    hidden["piece"] = dst
+    state["board"]["nofield"] = {"piece": dst}
+    state["turn_flags"]["richese"]["moved"] = True
+
+
 class NoFieldReveal(Payload):
     type: Literal["nofield.reveal"]
     faction: Literal["richese"] = "richese"
@@ -344,7 +379,14 @@ def _open_territory(state: dict, p) -> str | None:
 def _plan_count(state: dict, hidden: dict, p) -> int:
     if p.faction != "richese":
         return 0
-    return richese.reveal_forces(hidden["token"], state["factions"]["richese"]["reserves"]["forces"])
+    from ...rules.board import load_board
+    from ..state import territory_forces
+    reserves = state["factions"]["richese"]["reserves"]["forces"]
+    territory = split_piece(hidden["piece"])[0]
+    real = territory_forces(state, territory).get("richese", {"forces": 0})["forces"]
+    # Richese cannot dial more forces than it can actually reveal (CHOAM & Richese rules, No-Field)
+    richese.check_nofield_dial(p.forces, hidden["token"], reserves, real)
+    return richese.reveal_forces(hidden["token"], reserves)
 
 
 _with_nofield(_open_territory)("battle.open", lambda state, hidden, p: 1)
@@ -363,6 +405,7 @@ def _reveal_before_plans(ctx: Ctx, state: dict, p):
 
 _wrap("battle.reveal", before=_reveal_before_plans)
 _wrap("nofield.ship", before=_order_before, after=_in_storm_order("ship"))
+_wrap("nofield.move", before=_order_before, after=_in_storm_order("move"))
 
 
 # -- CHOAM -----------------------------------------------------------------------------------
@@ -485,4 +528,45 @@ def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
     state["factions"]["choam"]["traded_turn"] = state["turn"]
 
 
-__all__ = ["cache_auction", "reveal_nofield", "charity_side"]
+def addon_charity_entitled(state: dict, entitled: list[str]) -> list[str]:
+    """Who is owed Charity this turn with CHOAM at the table: CHOAM first, none under Cancel."""
+    if charity_side(state) == "cancel":
+        return []
+    return ["choam"] + [f for f in entitled if f != "choam"]
+
+
+def cache_steps(state: dict) -> list:
+    """The Bidding phase card's cache-auction line (rules/phase_steps.Step)."""
+    from ...rules.phase_steps import Step
+    a = cache_auction(state)
+    if not state["factions"]["richese"]["cache"] and not a:
+        return []
+    if not a:
+        return [Step("cache-auction", "Richese announce this round's cache card (first or last) and its method",
+                     False, ("richese",), RULE_CACHE)]
+    if a["status"] == "open":
+        if a["method"] == "silent":
+            waiting = tuple(f for f in a["order"] if f not in a["bids_in"])
+            return [Step("cache-auction", f"sealed bids for {a['card']}: waiting for "
+                         + ", ".join(name(f) for f in waiting), False, waiting, RULE_SILENT)]
+        spoke = a.get("spoke", [])
+        nxt = next((f for f in a["order"] if f not in spoke), None)
+        return [Step("cache-auction", f"Once Around for {a['card']}: {name(nxt)} to bid or pass", False,
+                     (nxt,) if nxt else (), "richese-once-around")]
+    if a["status"] == "unsold":
+        return [Step("cache-auction", f"nobody bid for {a['card']}: Richese take it free or remove it", False,
+                     ("richese",), RULE_CACHE)]
+    return [Step("cache-auction", f"cache card {a['card']}: {a['status']}", True, (), RULE_CACHE)]
+
+
+def inflation_info(state: dict) -> dict | None:
+    """For the views: the Inflation side ruling now and whether bribes are barred."""
+    if "choam" not in state["factions_present"]:
+        return None
+    inf = _inflation(state)
+    return {"placed": inf, "side_now": charity_side(state),
+            "no_bribes": choam_rules.double_face_up(inf, state["turn"], state["phase"])}
+
+
+__all__ = ["cache_auction", "reveal_nofield", "charity_side", "addon_charity_entitled", "cache_steps",
+           "inflation_info"]
