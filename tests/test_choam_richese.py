@@ -341,3 +341,17 @@ def test_phase_card_waits_for_choam_charity_and_the_cache_card(client, t):
     set_phase(client, t, "bidding")
     steps = host_state(client, t)["phase_steps"]
     assert steps[0]["id"] == "cache-auction" and steps[0]["factions"] == ["richese"] and not steps[0]["done"]
+
+
+def test_silent_auction_on_the_phone_pages(app, client, t):
+    """Each phone gets a sealed-bid form; after its bid it sees its own amount, others only a tick."""
+    from conftest import join_seat
+    set_phase(client, t, "bidding")
+    ok(client, t, "richese", type="cache.announce", card="Stone Burner", when="first", method="silent")
+    ok(client, t, "guild", type="cache.silent_bid", faction="guild", amount=3)
+    guild = join_seat(app, t.code, "guild")
+    atreides = join_seat(app, t.code, "atreides")
+    g = guild.get(f"/t/{t.code}/view").get_data(as_text=True)
+    a = atreides.get(f"/t/{t.code}/view").get_data(as_text=True)
+    assert 'id="cache-bid-sealed"' in g and "sealed: 3" in g
+    assert 'id="cache-bid-amount"' in a and "sealed: 3" not in a and "Stone Burner" in a

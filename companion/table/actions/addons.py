@@ -200,7 +200,7 @@ class NoFieldShip(Payload):
     faction: Literal["richese"] = "richese"
     territory: str = Field(min_length=1, max_length=60)
     sector: int | None = Field(default=None, ge=1, le=18)
-    token: Literal[0, 3, 5]
+    token: int = Field(ge=0, le=5)  # 0, 3 or 5 (rules/richese.check_nofield_ship refuses the others)
 
 
 @action("nofield.ship", NoFieldShip, secret=True, summary=lambda p: f"Richese ship a No-Field to {p.territory}")
