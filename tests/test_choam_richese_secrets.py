@@ -53,6 +53,7 @@ class Table:
                 assert amount not in found, f"{viewer} sees {f}'s sealed bid {amount} in {where}"
         if self.token is not None and viewer != "richese":
             assert "nofield_token" not in text and "No-Field (" not in text, (viewer, where)
+            assert f">NF{self.token}<" not in text, (viewer, where)  # the map chip
             assert f'"token": {self.token}' not in text, (viewer, where)
 
     def check_all(self, stream: bool) -> None:

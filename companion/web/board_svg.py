@@ -42,6 +42,10 @@ def piece_contents(view: dict) -> dict[str, dict]:
                 if x.get("starred"):
                     text += "*"
                 out.setdefault(pid, {"spice": 0, "forces": []})["forces"].append((f, text, bool(x.get("advisors"))))
+            if st.get("nofield"):  # Richese's face-down No-Field: its number only where the view carries it
+                pid = piece_id(name, st.get("nofield_sector") or None)
+                text = "NF" + (str(st["nofield_token"]) if "nofield_token" in st else "?")
+                out.setdefault(pid, {"spice": 0, "forces": []})["forces"].append((f, text, False))
     return out
 
 
