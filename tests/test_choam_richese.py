@@ -355,3 +355,39 @@ def test_silent_auction_on_the_phone_pages(app, client, t):
     a = atreides.get(f"/t/{t.code}/view").get_data(as_text=True)
     assert 'id="cache-bid-sealed"' in g and "sealed: 3" in g
     assert 'id="cache-bid-amount"' in a and "sealed: 3" not in a and "Stone Burner" in a
+
+
+def test_a_turn_with_the_addon(client):
+    """KISS factions plus CHOAM and Richese play one turn: CHOAM's charity, a cache auction, a
+    No-Field shipped face down and revealed in battle; every hidden number private until revealed."""
+    from table_helpers import skip_phase
+    t = create_table(client, ["atreides", "harkonnen", "choam", "richese"])
+    ok(client, t, type="phase.set", turn=2, phase="charity")
+    ok(client, t, type="spice.set", faction="atreides", amount=1)
+    ok(client, t, "choam", type="charity.claim", faction="choam")
+    ok(client, t, "atreides", type="charity.claim", faction="atreides")
+    s = host_state(client, t)
+    assert (spice(s, "choam"), spice(s, "atreides")) == (2 + 8 - 1, 2)
+    s = ok(client, t, type="phase.next")  # charity done: bidding
+    assert s["phase"] == "bidding"
+    s = ok(client, t, "richese", type="cache.announce", card="Mirror Weapon", when="first", method="once_around")
+    for f in s["cache_auction"]["order"]:
+        ok(client, t, f, type="cache.bid", faction=f, **({"amount": 2} if f == "atreides" else {}))
+    s = host_state(client, t)
+    assert s["cache_auction"]["winner"] == "atreides" and spice(s, "richese") == 7
+    assert s["phase_steps"][0]["done"]
+    skip_phase(client, t)  # the normal auction
+    skip_phase(client, t)  # revival
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="Arrakeen", token=5)
+    assert "nofield_token" not in json.dumps(get(client, t, "atreides", "state"))
+    ok(client, t, "richese", type="turn.done", faction="richese")
+    s = skip_phase(client, t)
+    assert s["phase"] == "battle"
+    s = ok(client, t, "atreides", type="battle.open", territory="Arrakeen", aggressor="atreides", opponent="richese")
+    b = s["battles"][-1]["id"]
+    ok(client, t, "richese", type="battle.plan", battle=b, faction="richese", leader="Talis Balt", forces=5)
+    ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Lady Jessica", forces=2)
+    s = ok(client, t, "atreides", type="battle.reveal", battle=b)
+    assert stack(s, "Arrakeen", "richese")["forces"] == 5
+    assert "5" in s["last_revealed"]["marker"]
