@@ -391,3 +391,26 @@ def test_a_turn_with_the_addon(client):
     s = ok(client, t, "atreides", type="battle.reveal", battle=b)
     assert stack(s, "Arrakeen", "richese")["forces"] == 5
     assert "5" in s["last_revealed"]["marker"]
+
+
+@pytest.mark.parametrize("advanced,traitor,income", [(True, False, 1), (False, False, 0), (True, True, 0)])
+def test_choam_support_income_in_advanced_play(client, advanced, traitor, income):
+    """Advanced: CHOAM takes half (rounded down) of the spice another faction pays for its forces."""
+    t = create_table(client, ["atreides", "harkonnen", "choam"], options={"advanced": advanced})
+    for f in ("atreides", "harkonnen"):
+        ok(client, t, type="spice.set", faction=f, amount=10)
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen",
+           opponent="atreides")
+    b = s["battles"][-1]["id"]
+    ok(client, t, "harkonnen", type="battle.plan", battle=b, faction="harkonnen", leader="Feyd-Rautha", forces=5)
+    ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2)
+    ok(client, t, "harkonnen", type="battle.reveal", battle=b)
+    if traitor:
+        ok(client, t, "atreides", type="battle.traitor", battle=b, faction="atreides")
+    s = ok(client, t, "host", type="battle.apply", battle=b)
+    paid = s["battles"][-1]["outcome"]["spice_paid"]
+    assert sum(paid.values()) >= 3 or traitor
+    assert spice(s, "choam") == 2 + (sum(v // 2 for v in paid.values()) if advanced and not traitor else 0)
+    assert (spice(s, "choam") - 2 > 0) == bool(income)

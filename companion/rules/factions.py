@@ -44,7 +44,7 @@ def check_faction(fid, present=None) -> str:
 
 
 def leader_strength(fid: str, name: str):
-    for leader in faction(fid)["leaders"]:
+    for leader in faction(fid)["leaders"] + faction(fid).get("advanced_leaders", []):
         if leader["name"] == name:
             return leader["strength"]
     raise hard(f"{faction_name(fid)} has no leader called {name!r}.")

@@ -410,6 +410,24 @@ _wrap("nofield.move", before=_order_before, after=_in_storm_order("move"))
 
 # -- CHOAM -----------------------------------------------------------------------------------
 
+def _support_income(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """Advanced: CHOAM takes half (rounded down) of what another faction paid for its forces in a
+    battle; nothing when a traitor was revealed there. The rest stays with the bank."""
+    if "choam" not in state["factions_present"] or not state["options"].get("advanced"):
+        return
+    b = next((x for x in state.get("battles", []) if x["id"] == p.battle), None)
+    if not b or not b.get("outcome"):
+        return
+    income = sum(choam_rules.support_income(cost or 0, bool(b["traitors"]))
+                 for f, cost in b["outcome"].get("spice_paid", {}).items() if f != "choam")
+    if income:
+        add_spice(state, "choam", income)
+    b["choam_income"] = income
+
+
+_wrap("battle.apply", after=_support_income)
+
+
 def _inflation(state: dict) -> dict | None:
     return state["factions"].get("choam", {}).get("inflation")
 
