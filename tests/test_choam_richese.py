@@ -414,3 +414,17 @@ def test_choam_support_income_in_advanced_play(client, advanced, traitor, income
     assert sum(paid.values()) >= 3 or traitor
     assert spice(s, "choam") == 2 + (sum(v // 2 for v in paid.values()) if advanced and not traitor else 0)
     assert (spice(s, "choam") - 2 > 0) == bool(income)
+
+
+def test_black_market_is_advanced_only_and_replaces_a_normal_card(client):
+    basic = create_table(client, ADDON)
+    set_phase(client, basic, "bidding")
+    refused(client, basic, "richese", "richese-black-market", "Advanced", type="blackmarket.sell",
+            faction="richese", buyer="atreides", price=3)
+    t = create_table(client, ADDON, options={"advanced": True})
+    set_phase(client, t, "bidding")
+    before = host_state(client, t)["auction"]["cards"]
+    s = ok(client, t, "richese", type="blackmarket.sell", faction="richese", buyer="atreides", price=3)
+    assert s["auction"]["cards"] == before - 1
+    assert (spice(s, "richese"), s["factions"]["richese"]["hand_size"], s["factions"]["atreides"]["hand_size"]) \
+        == (8, 0, 2)

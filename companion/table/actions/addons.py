@@ -189,6 +189,52 @@ def cache_take(ctx: Ctx, state: dict, p: CacheTake) -> None:
         a["status"] = "removed"
 
 
+# -- Black Market (Advanced) ------------------------------------------------------------------
+
+class BlackMarketSell(Payload):
+    type: Literal["blackmarket.sell"]
+    faction: Literal["richese"] = "richese"
+    buyer: FactionId
+    price: int = Field(ge=1, le=999)
+    card: str | None = Field(default=None, max_length=60)  # the card from Richese's hand, if named there
+
+
+@action("blackmarket.sell", BlackMarketSell,
+        summary=lambda p: f"Richese sell a card on the Black Market to {name(p.buyer)} for {p.price}")
+def blackmarket_sell(ctx: Ctx, state: dict, p: BlackMarketSell) -> None:
+    """Advanced: before Declaration Richese sells one card from its hand; the buyer pays Richese and
+    one fewer normal card is auctioned. (Nobody bidding: nothing to record, Richese keeps it.)"""
+    present(state, "richese")
+    buyer = present(state, p.buyer)
+    ctx.check(bool(state["options"].get("advanced")), "The Black Market is an Advanced power.",
+              "richese-black-market")
+    ctx.check(state["phase"] == "bidding", "The Black Market opens at the start of Bidding.",
+              "richese-black-market")
+    if buyer == "richese":
+        raise hard("Richese cannot buy its own Black Market card.", "richese-black-market")
+    pub = state["factions"]
+    if pub["richese"]["hand_size"] < 1:
+        raise hard("Richese holds no card to sell.", "richese-black-market")
+    ctx.rules(richese.check_cache_bidder, buyer, pub[buyer]["hand_size"], pub[buyer]["hand_limit"])
+    from .turn import auction
+    b = auction(state)  # counted before the hands change: one fewer normal card than that
+    hand = state["private"]["richese"].setdefault("cards", [])
+    card = next((c for c in hand if p.card and c.lower() == p.card.lower()), None)
+    if card:
+        hand.remove(card)
+    pub["richese"]["hand_size"] -= 1
+    add_spice(state, buyer, -p.price)
+    add_spice(state, "richese", p.price)
+    if card:
+        _give(state, buyer, card)
+    else:
+        pub[buyer]["hand_size"] += 1
+        if buyer == "harkonnen" and economy.harkonnen_bonus_card(pub[buyer]["hand_size"], pub[buyer]["hand_limit"]):
+            pub[buyer]["hand_size"] += 1
+    b["cards"] = max(0, b["cards"] - 1)
+    state["bidding"] = b
+
+
 # -- No-Field tokens -------------------------------------------------------------------------
 
 def _nofield(state: dict) -> dict | None:
