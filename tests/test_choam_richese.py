@@ -428,3 +428,40 @@ def test_black_market_is_advanced_only_and_replaces_a_normal_card(client):
     assert s["auction"]["cards"] == before - 1
     assert (spice(s, "richese"), s["factions"]["richese"]["hand_size"], s["factions"]["atreides"]["hand_size"]) \
         == (8, 0, 2)
+
+
+def test_the_storm_reveals_a_nofield_and_destroys_that_many_from_reserves(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=5)
+    ok(client, t, type="phase.set", turn=2, phase="storm")
+    ok(client, t, type="storm.set", sector=12)
+    s = ok(client, t, type="storm.move", sectors=3)  # over 13, 14, 15: The Great Flat is in 14
+    ri = s["factions"]["richese"]
+    assert (ri["reserves"]["forces"], ri["tanks"]["forces"], ri["nofield_faceup"]) == (15, 5, 5)
+    assert "The Great Flat" not in s["board"]["territories"]
+    assert "storm" in s["last_revealed"]["marker"]
+
+
+def test_a_storm_elsewhere_leaves_the_nofield_hidden(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=5)
+    ok(client, t, type="phase.set", turn=2, phase="storm")
+    ok(client, t, type="storm.set", sector=2)
+    s = ok(client, t, type="storm.move", sectors=3)
+    assert s["board"]["territories"]["The Great Flat"]["forces"]["richese"]["nofield"] is True
+    assert s["factions"]["richese"]["tanks"]["forces"] == 0
+
+
+def test_a_worm_reveals_a_nofield_and_destroys_that_many_from_reserves(client, t):
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    ok(client, t, type="phase.set", turn=2, phase="spice_blow")
+    ok(client, t, type="storm.set", sector=2)
+    ok(client, t, type="spice.blow", card="The Great Flat", pile="A")
+    s = ok(client, t, type="spice.blow", card="Shai-Hulud", pile="A")
+    ri = s["factions"]["richese"]
+    assert (ri["reserves"]["forces"], ri["tanks"]["forces"], ri["nofield_faceup"]) == (17, 3, 3)
+    assert "worm" in s["last_revealed"]["marker"]

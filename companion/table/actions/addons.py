@@ -450,6 +450,49 @@ def _reveal_before_plans(ctx: Ctx, state: dict, p):
 
 
 _wrap("battle.reveal", before=_reveal_before_plans)
+
+
+def _with_token(state: dict) -> dict:
+    """The state as the storm and worm rules should see it: the No-Field as one Richese force."""
+    from ..state import forces_with_nofield
+    return dict(state, board=dict(state["board"], forces=forces_with_nofield(state)))
+
+
+def _storm_hits_nofield(ctx: Ctx, state: dict, p):
+    hidden = _nofield(state)
+    if not hidden:
+        return False
+    from .turn import preview_storm
+    try:
+        return hidden["piece"] in preview_storm(ctx.board, state, p.sectors, p.adjust).pieces_hit
+    except RuleViolation:
+        return False
+
+
+def _worm_eats_nofield(ctx: Ctx, state: dict, p):
+    hidden = _nofield(state)
+    if not hidden:
+        return False
+    from .turn import preview_blow
+    try:
+        b = preview_blow(ctx.board, _with_token(state), p.card, p.pile, p.worm_territory, p.protect_ally)
+    except RuleViolation:
+        return False
+    return b.kind == "worm" and bool((b.devoured or {}).get(hidden["piece"], {}).get("richese"))
+
+
+def _reveal_by(cause: str):
+    def after(ctx: Ctx, state: dict, p, hit) -> None:
+        if hit and _nofield(state):
+            territory = split_piece(_nofield(state)["piece"])[0]
+            state["last_revealed"] = {"by": "richese", "territory": territory,
+                                      "marker": reveal_nofield(state, cause)}
+    return after
+
+
+# a storm or worm reveals the token and destroys that many forces from reserves
+_wrap("storm.move", before=_storm_hits_nofield, after=_reveal_by("storm"))
+_wrap("spice.blow", before=_worm_eats_nofield, after=_reveal_by("worm"))
 _wrap("nofield.ship", before=_order_before, after=_in_storm_order("ship"))
 _wrap("nofield.move", before=_order_before, after=_in_storm_order("move"))
 
