@@ -465,3 +465,19 @@ def test_a_worm_reveals_a_nofield_and_destroys_that_many_from_reserves(client, t
     ri = s["factions"]["richese"]
     assert (ri["reserves"]["forces"], ri["tanks"]["forces"], ri["nofield_faceup"]) == (17, 3, 3)
     assert "worm" in s["last_revealed"]["marker"]
+
+
+def test_stronghold_cards_go_to_sole_occupants_at_the_mentat_pause(client):
+    t = create_table(client, ADDON, options={"advanced": True, "stronghold_cards": True})
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=2)
+    s = set_phase(client, t, "mentat_pause")
+    holders = s["stronghold_cards"]["holders"]
+    assert holders["Carthag"] == "harkonnen" and holders["Tuek's Sietch"] == "guild"
+    assert holders["Arrakeen"] is None and holders["Sietch Tabr"] is None  # shared, empty: set aside
+    basic = create_table(client, ADDON)
+    assert "stronghold_cards" not in set_phase(client, basic, "mentat_pause")
+
+
+def test_choam_sees_its_own_charity_on_its_phone(client, t):
+    set_phase(client, t, "charity")
+    assert get(client, t, "choam", "state")["my_charity"] == 12

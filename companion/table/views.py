@@ -104,6 +104,10 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
+        if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation applied)
+            from ..rules.choam import special_charity
+            info["my_charity"] = special_charity(len(state["factions_present"]),
+                                                 (info.get("inflation") or {}).get("side_now"))
     return info
 
 

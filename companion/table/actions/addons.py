@@ -635,6 +635,26 @@ def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
     state["factions"]["choam"]["traded_turn"] = state["turn"]
 
 
+# -- Stronghold Cards (optional module, Advanced) ----------------------------------------------
+
+def _stronghold_cards(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """At every Mentat Pause each stronghold's card goes to its sole occupant (Bene Gesserit
+    advisors ignored; a No-Field counts) or is set aside; it is kept until the next Mentat Pause."""
+    if state["phase"] != "mentat_pause" or not state["options"].get("stronghold_cards"):
+        return
+    from ..state import occupants
+    occ = occupants(state)
+    cards = {}
+    for name_ in sorted(ctx.board.strongholds()):
+        here = [f for f, n in occ.get(name_, {}).items() if n > 0]
+        cards[name_] = here[0] if len(here) == 1 else None
+    state["stronghold_cards"] = {"turn": state["turn"], "holders": cards}
+
+
+_wrap("phase.next", after=_stronghold_cards)
+_wrap("phase.set", after=_stronghold_cards)
+
+
 def addon_charity_entitled(state: dict, entitled: list[str]) -> list[str]:
     """Who is owed Charity this turn with CHOAM at the table: CHOAM first, none under Cancel."""
     if charity_side(state) == "cancel":
