@@ -481,3 +481,17 @@ def test_stronghold_cards_go_to_sole_occupants_at_the_mentat_pause(client):
 def test_choam_sees_its_own_charity_on_its_phone(client, t):
     set_phase(client, t, "charity")
     assert get(client, t, "choam", "state")["my_charity"] == 12
+
+
+def test_allied_nofield_shipment_places_the_allys_forces_at_once(client, t):
+    ok(client, t, type="alliance.form", factions=["richese", "atreides"], override=True, reason="a Nexus")
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "atreides")
+    s = ok(client, t, "richese", type="nofield.ally_ship", faction="richese", territory="The Great Flat", token=5,
+           payer="ally")
+    assert stack(s, "The Great Flat", "atreides")["forces"] == 5
+    assert s["factions"]["richese"]["nofield_faceup"] == 5 and "nofield" not in json.dumps(s["board"])
+    h = host_state(client, t)
+    assert spice(h, "atreides") == 10 - 2 and spice(h, "guild") == 5 + 2
+    refused(client, t, "richese", "richese-no-field", "twice", type="nofield.ship", faction="richese",
+            territory="The Great Flat", token=5)

@@ -285,6 +285,61 @@ def nofield_ship(ctx: Ctx, state: dict, p: NoFieldShip) -> None:
                               "payee": cost.payee}
 
 
+class NoFieldAlly(Payload):
+    type: Literal["nofield.ally_ship"]
+    faction: Literal["richese"] = "richese"
+    territory: str = Field(min_length=1, max_length=60)
+    sector: int | None = Field(default=None, ge=1, le=18)
+    token: int = Field(ge=0, le=5)
+    payer: Literal["richese", "ally"] = "richese"
+
+
+@action("nofield.ally_ship", NoFieldAlly,
+        summary=lambda p: f"Richese ship their ally's forces to {p.territory} with the {p.token} No-Field")
+def nofield_ally_ship(ctx: Ctx, state: dict, p: NoFieldAlly) -> None:
+    """A No-Field shipment for the ally's forces, revealed at once: any token already on the planet
+    is revealed first; one force's price (1 to a stronghold, 2 elsewhere, to the Guild or the bank)
+    paid by either ally; up to the token's number of the ally's reserves are placed."""
+    present(state, "richese")
+    ally = state["alliances"].get("richese")
+    if not ally:
+        raise hard("Richese offer a No-Field shipment only to an ally.", "richese-alliance")
+    territory, sector = resolve_place(ctx, state, p.territory, p.sector)
+    ctx.check(state["phase"] == "shipment_movement", "A No-Field is shipped in the Shipment & Movement phase.",
+              RULE_NOFIELD)
+    if _nofield(state):  # reveal the token already on the planet first
+        state["last_revealed"] = {"by": "richese", "territory": split_piece(_nofield(state)["piece"])[0],
+                                  "marker": reveal_nofield(state, "voluntary")}
+    ctx.rules(richese.check_nofield_ship, p.token, on_planet=None,
+              last_used=state["factions"]["richese"]["nofield_faceup"])
+    payer = "richese" if p.payer == "richese" else ally
+    pos = position_of(state)
+    reserves = state["factions"][ally]["reserves"]
+    n = richese.reveal_forces(p.token, reserves["forces"])
+    cost = ctx.rules(shipment.check_ship, ctx.board, pos, ally, territory, sector, max(n, 1), 0,
+                     reserves=max(reserves["forces"], 1), reserves_starred=0, spice=10 ** 6,
+                     guild_in_game="guild" in state["factions_present"], ally="richese",
+                     shipped_this_turn=state["turn_flags"][ally]["shipped"])
+    t = ctx.board.territories.get(territory)
+    amount = 1 if t and t.is_stronghold else 2  # one force's price, whatever number is revealed
+    payee = "guild" if "guild" in state["factions_present"] and payer != "guild" else "bank"
+    if cost is not None and cost.payee == "bank":
+        payee = "bank"
+    have = state["private"][payer]["spice"]
+    if amount > have:
+        raise hard(f"{name(payer)} has {have} spice; the No-Field shipment costs {amount}.", "base-shipment-cost")
+    add_spice(state, payer, -amount)
+    if payee == "guild":
+        add_spice(state, "guild", amount)
+    if n:
+        from ..state import place_forces
+        place_forces(state, ally, piece_id(territory, sector), n, 0, 0, "reserves")
+    state["factions"]["richese"]["nofield_faceup"] = p.token
+    state["turn_flags"][ally]["shipped"] = True
+    ctx.summary = (f"Richese ship {n} {name(ally)} force{'s' if n != 1 else ''} to {territory} with the "
+                   f"{p.token} No-Field ({name(payer)} pays {amount})")
+
+
 class NoFieldMove(Payload):
     type: Literal["nofield.move"]
     faction: Literal["richese"] = "richese"
