@@ -65,9 +65,9 @@ def test_tokens_come_from_the_csprng_with_at_least_128_bits():
 
 
 @pytest.mark.parametrize("body, needle", [
-    ({"factions": ["atreides"]}, "2 to 9"),
-    ({"factions": []}, "2 to 9"),
-    ({"factions": SIX + ["ecaz", "moritani", "tleilaxu", "atreides"]}, "2 to 9"),
+    ({"factions": ["atreides"]}, "2 to 11"),
+    ({"factions": []}, "2 to 11"),
+    ({"factions": SIX + ["ecaz", "moritani", "tleilaxu", "choam", "richese", "atreides"]}, "2 to 11"),
     ({"factions": ["atreides", "sardaukar"]}, "Unknown faction 'sardaukar'"),
     ({"factions": ["Atreides", "fremen"]}, "Unknown faction 'Atreides'"),
     ({"factions": ["atreides", "atreides"]}, "only once"),

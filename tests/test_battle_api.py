@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from companion.rules.dialing import FACTIONS
+from companion.rules.factions import KISS_FACTION_IDS as FACTIONS  # the nine KISS factions
 from companion.web.battle_api import bp
 
 ALL = ",".join(FACTIONS)
@@ -73,7 +73,7 @@ def test_dial_ecaz_bonus_counts_toward_the_cap(client):
     ("faction=harkonnen&opponent=bg&starred=2", "harkonnen-at-start"),
     ("faction=emperor&opponent=bg&starred=6", "emperor-sardaukar"),
     ("faction=fremen&opponent=bg&starred=4", "fremen-fedaykin"),
-    ("faction=richese&opponent=bg&forces=2", None),
+    ("faction=ixian&opponent=bg&forces=2", None),
     ("faction=atreides&opponent=ixian&forces=2", None),
     ("opponent=bg&forces=2", None),
     ("faction=atreides&opponent=bg&forces=2&spice=-1", "base-spice"),
@@ -132,7 +132,7 @@ def test_karama_shrine(client):
 
 
 @pytest.mark.parametrize("query", [
-    f"player=richese&factions={ALL}",
+    f"player=ixian&factions={ALL}",
     "player=atreides&factions=atreides,ixian",
     f"factions={ALL}",
     f"player=atreides&factions={ALL}&ally=atreides",

@@ -114,6 +114,8 @@ FACTS = {  # faction: (spice, free revival, hand limit, forces on the board at s
     "atreides": (10, 2, 4, 10, 0), "harkonnen": (10, 2, 8, 10, 0), "fremen": (3, 3, 4, 0, 3),
     "emperor": (10, 1, 4, 0, 5), "guild": (5, 1, 4, 5, 0), "bg": (5, 1, 4, 0, 0), "ecaz": (12, 2, 4, 6, 0),
     "moritani": (12, 2, 4, 0, 0), "tleilaxu": (12, 1, 4, 6, 0),
+    # the CHOAM & Richese add-on (shared/reference/factions.md, choam-richese.txt): all 20 in reserve
+    "choam": (2, 0, 5, 0, 0), "richese": (5, 2, 4, 0, 0),
 }
 
 
@@ -132,7 +134,8 @@ def test_leader_strengths_from_the_reference():
     leaders = {fid: {ld["name"]: ld["strength"] for ld in f["leaders"]} for fid, f in load_factions()["factions"].items()}
     totals = {fid: sum(v for v in ls.values() if v) for fid, ls in leaders.items()}
     assert totals == {"atreides": 17, "harkonnen": 16, "fremen": 23, "emperor": 19, "guild": 14, "bg": 25,
-                      "ecaz": 16, "moritani": 16, "tleilaxu": 10}
+                      "ecaz": 16, "moritani": 16, "tleilaxu": 10,
+                      "choam": 16, "richese": 16}
     assert leaders["fremen"]["Stilgar"] == 7 and leaders["harkonnen"]["Feyd-Rautha"] == 6
 
 
@@ -140,3 +143,11 @@ def test_emperor_start_offers_both_readings_with_base_as_default():
     r = load_factions()["factions"]["emperor"]["readings"]
     assert r["default"] == "base" and set(r["options"]) == {"base", "kiss-sheet"}
     assert r["options"]["kiss-sheet"]["start"] == [{"territory": "Carthag", "sector": 10, "forces": 10, "starred": 0}]
+
+
+def test_the_auditor_is_choams_advanced_only_sixth_leader():
+    f = load_factions()["factions"]["choam"]
+    assert "The Auditor" not in {ld["name"] for ld in f["leaders"]}
+    assert [(ld["name"], ld["strength"]) for ld in f["advanced_leaders"]] == [("The Auditor", 2)]
+    assert load_factions()["factions"]["richese"]["no_field_tokens"] == [0, 3, 5]
+    assert len(load_factions()["factions"]["richese"]["cache"]) == 10

@@ -159,7 +159,7 @@ def test_more_starred_than_exist(faction, starred, rule):
     assert exc.value.rule == rule
 
 
-@pytest.mark.parametrize("faction,opponent", [("richese", "atreides"), ("atreides", "choam"),
+@pytest.mark.parametrize("faction,opponent", [("ixian", "atreides"), ("atreides", "ixian"),
                                               ("", "atreides"), (None, "atreides")])
 def test_unknown_factions(faction, opponent):
     with pytest.raises(RuleViolation) as exc:

@@ -73,7 +73,7 @@ def test_charity(turn, faction, spice, expected):
     assert charity(turn, faction, spice) == expected
 
 
-@pytest.mark.parametrize("args", [(0, "atreides", 0), (1, "atreides", -1), (1, "richese", 0)])
+@pytest.mark.parametrize("args", [(0, "atreides", 0), (1, "atreides", -1), (1, "ixian", 0)])
 def test_charity_refused(args):
     with pytest.raises(RuleViolation):
         charity(*args)

@@ -12,10 +12,13 @@ from companion.rules.karama import PHASES, faction_effects, karama_options, load
 
 # How many advantages the KISS list gives against each faction (the bullets under each name).
 KISS_COUNTS = {"atreides": 4, "harkonnen": 2, "fremen": 2, "emperor": 2, "guild": 2, "bg": 2,
-               "ecaz": 2, "moritani": 3, "tleilaxu": 2}
+               "ecaz": 2, "moritani": 3, "tleilaxu": 2,
+               # the CHOAM & Richese add-on: its own karama list (choam-richese.txt), not KISS
+               "choam": 7, "richese": 4}
 # The "in one battle" effects: the battle-plan karamas (the ◀️ marks, read by meaning).
 BATTLE_PLAN = {"atreides-battle-prescience", "atreides-kwisatz-haderach", "fremen-fedaykin",
-               "emperor-sardaukar", "bg-voice", "tleilaxu-facedancers"}
+               "emperor-sardaukar", "bg-voice", "tleilaxu-facedancers",
+               "choam-support-income", "choam-audit"}  # the add-on's "for one battle" uses
 ABSENT_OPEN = {"emperor": "emperor-free-card", "guild": "guild-ship-pay-bank"}
 ALL = list(FACTIONS)
 
@@ -236,8 +239,8 @@ def test_phase_names_are_normalised():
 # --- validation ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("player,factions,kwargs", [
-    ("richese", ALL, {}),
-    ("atreides", ["atreides", "choam"], {}),
+    ("ixian", ALL, {}),
+    ("atreides", ["atreides", "ixian"], {}),
     ("", ALL, {}),
     ("atreides", ALL, {"ally": "ixian"}),
     ("atreides", ALL, {"phase": "nexus"}),

@@ -56,7 +56,7 @@ def test_create_via_form_refuses_one_faction(client):
     client.get("/")
     r = client.post("/tables", data={"factions": ["atreides"], "turns": "10", "csrf_token": csrf(client)})
     assert r.status_code == 422
-    assert "2 to 9" in r.get_data(as_text=True)
+    assert "2 to 11" in r.get_data(as_text=True)
 
 
 def test_create_via_form_then_host_page_shows_qr_and_join_url(app):

@@ -47,7 +47,7 @@ def test_search_filters_by_faction_and_phase(client):
 
 
 def test_search_refuses_unknown_filters_and_bad_limits(client):
-    assert client.get("/api/rules/search?q=storm&faction=richese").status_code == 422
+    assert client.get("/api/rules/search?q=storm&faction=ixian").status_code == 422
     assert client.get("/api/rules/search?q=storm&phase=lunch").status_code == 422
     assert client.get("/api/rules/search?q=storm&limit=lots").status_code == 422
 

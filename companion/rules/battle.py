@@ -136,7 +136,7 @@ def _leader(fid: str, raw: dict) -> tuple[str | None, int]:
     name = name.strip()
     if given is not None:  # a captured leader, a ghola, a leader outside the data
         return name, _count(given, "leader strength", RULE_BATTLE)
-    for leader in faction(fid)["leaders"]:
+    for leader in faction(fid)["leaders"] + faction(fid).get("advanced_leaders", []):  # + CHOAM's Auditor
         if leader["name"].lower() == name.lower():
             # Zoal has no fixed strength: he takes the opposing leader's (settled in outcome())
             return leader["name"], (None if leader["strength"] is None else int(leader["strength"]))

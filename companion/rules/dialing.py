@@ -39,7 +39,7 @@ from .factions import FACTION_IDS, FACTION_NAMES
 
 RULE = "kiss-simple-dialing"
 
-FACTIONS: tuple[str, ...] = FACTION_IDS  # the nine ids, in the design doc's order
+FACTIONS: tuple[str, ...] = FACTION_IDS  # the nine KISS ids, then the CHOAM & Richese add-on
 _ALIASES: dict[str, str] = {
     "bene gesserit": "bg",
     "bene-gesserit": "bg",

@@ -44,7 +44,7 @@ from .errors import RuleViolation, hard
 from .factions import FACTION_NAMES
 from .storm import check_spice, counts, parse_piece
 
-FACTIONS = ("atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu")
+FACTIONS = ("atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu", "choam", "richese")
 
 CHARITY_LEVEL = 2
 BG_CHARITY = 2
@@ -83,12 +83,12 @@ def hand_limit(faction: str, atomics_used_by_moritani_or_ally: bool = False) -> 
     """Harkonnen 8, others 4; Moritani and its ally lose 1 once Moritani's Atomics went off
     (pass True only for Moritani or its ally)."""
     _check_faction(faction)
-    base = 8 if faction == "harkonnen" else 4
+    base = {"harkonnen": 8, "choam": 5}.get(faction, 4)
     return base - 1 if atomics_used_by_moritani_or_ally else base
 
 
 def hand_limit_rule(faction: str) -> str:
-    return "harkonnen-treachery" if faction == "harkonnen" else "base-hand-limit"
+    return {"harkonnen": "harkonnen-treachery", "choam": "choam-hand-limit"}.get(faction, "base-hand-limit")
 
 
 def harkonnen_bonus_card(hand_size_after_buy: int, limit: int = 8) -> bool:
@@ -128,8 +128,9 @@ def cards_for_auction(hand_sizes: Mapping[str, int], limits: Mapping[str, int] |
 # -- revival -----------------------------------------------------------------------------
 FREE_REVIVAL = {
     "atreides": 2, "harkonnen": 2, "fremen": 3, "emperor": 1, "guild": 1,
-    "bg": 1, "ecaz": 2, "moritani": 2, "tleilaxu": 1,
+    "bg": 1, "ecaz": 2, "moritani": 2, "tleilaxu": 1, "choam": 0, "richese": 2,
 }
+CHOAM_REVIVAL_COST = 1  # CHOAM: no free revival, any number of forces at 1 spice each
 REVIVAL_LIMIT = 3
 FORCE_REVIVAL_COST = 2
 EMPEROR_ALLY_EXTRA = 3
@@ -173,6 +174,10 @@ def revival_limits(
         rules.append("fremen-alliance")
     can_buy = faction != "fremen"
     max_forces = REVIVAL_LIMIT if can_buy else free
+    cost_per_force = FORCE_REVIVAL_COST
+    if faction == "choam":  # no per-turn cap, 1 spice a force (choam-richese.txt)
+        max_forces, cost_per_force = 20, CHOAM_REVIVAL_COST
+        rules = ["choam-revival"]
     emperor_extra = EMPEROR_ALLY_EXTRA if (ally == "emperor" and emperor_ally_pays and faction != "emperor") else 0
     if emperor_extra:
         rules.append("emperor-alliance")
@@ -183,7 +188,7 @@ def revival_limits(
         free=free,
         max_forces=max_forces,
         can_buy=can_buy,
-        cost_per_force=FORCE_REVIVAL_COST,
+        cost_per_force=cost_per_force,
         max_starred=STARRED_PER_TURN.get(faction),
         emperor_may_pay=emperor_extra,
         rules=tuple(rules),
@@ -266,7 +271,7 @@ def check_revival(
         )
     free = min(own, lim.free)
     paid = own - free
-    cost = paid * FORCE_REVIVAL_COST
+    cost = paid * lim.cost_per_force
     emperor_cost = emperor_pays * FORCE_REVIVAL_COST
     if spice is not None and cost > _check_n(spice, "Spice"):
         raise hard(f"{FACTION_NAMES[faction]} has {spice} spice and cannot pay {cost} for revival.", "base-revival")

@@ -7,7 +7,11 @@ from importlib import resources
 
 from .errors import hard
 
-FACTION_IDS = ("atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu")
+KISS_FACTION_IDS = ("atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu")
+# the CHOAM & Richese add-on (not KISS): seated only when a table asks for them
+ADDON_FACTION_IDS = ("choam", "richese")
+FACTION_IDS = KISS_FACTION_IDS + ADDON_FACTION_IDS
+MAX_FACTIONS = len(FACTION_IDS)  # 11
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +44,7 @@ def check_faction(fid, present=None) -> str:
 
 
 def leader_strength(fid: str, name: str):
-    for leader in faction(fid)["leaders"]:
+    for leader in faction(fid)["leaders"] + faction(fid).get("advanced_leaders", []):
         if leader["name"] == name:
             return leader["strength"]
     raise hard(f"{faction_name(fid)} has no leader called {name!r}.")

@@ -32,7 +32,7 @@ from typing import Iterable
 log = logging.getLogger(__name__)
 
 FACTIONS: tuple[str, ...] = (
-    "atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu",
+    "atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu", "choam", "richese",
 )
 PHASES: tuple[str, ...] = (
     "storm", "spice_blow", "charity", "bidding", "revival", "shipment_movement", "battle",

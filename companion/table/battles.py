@@ -30,7 +30,8 @@ def battles_for(state: dict, board: Board, faction: str) -> list[dict]:
     storm = state["storm"]["sector"]
     ally = state["alliances"].get(faction)
     by_territory: dict[str, dict[str, dict]] = {}
-    for piece, stacks in state["board"]["forces"].items():
+    from .state import forces_with_nofield  # a face-down No-Field fights as one Richese force
+    for piece, stacks in forces_with_nofield(state).items():
         territory, sector = split_piece(piece)
         for f, s in stacks.items():
             if s["forces"] + s["starred"] <= 0:
@@ -53,9 +54,17 @@ def battles_for(state: dict, board: Board, faction: str) -> list[dict]:
                          if f not in (faction, ally) and e["sectors"] & g]
             if opponents:
                 ecaz = per.get("ecaz", {}) if ally == "ecaz" else {}
-                out.append({"territory": territory, "opponents": opponents,
-                            "forces": per[faction]["forces"], "starred": per[faction]["starred"],
-                            "ecaz_forces": ecaz.get("forces", 0) if ecaz else 0})
+                item = {"territory": territory, "opponents": opponents,
+                        "forces": per[faction]["forces"], "starred": per[faction]["starred"],
+                        "ecaz_forces": ecaz.get("forces", 0) if ecaz else 0}
+                hidden = (state["private"].get("richese") or {}).get("nofield") if faction == "richese" else None
+                if hidden and split_piece(hidden["piece"])[0] == territory:
+                    # the most Richese can dial: the forces there plus what the token can reveal
+                    from ..rules.richese import reveal_forces
+                    item["forces"] += reveal_forces(hidden["token"],
+                                                    state["factions"]["richese"]["reserves"]["forces"]) - 1
+                    item["nofield"] = True
+                out.append(item)
                 break
     return out
 
@@ -70,7 +79,8 @@ def implied_battles(state: dict, board: Board) -> list[dict]:
     order = storm_order(storm, dots) if dots else list(state["factions_present"])
     ecaz_ally = state["alliances"].get("ecaz")
     by_territory: dict[str, dict[str, set]] = {}
-    for piece, stacks in state["board"]["forces"].items():
+    from .state import forces_with_nofield  # a face-down No-Field fights as one Richese force
+    for piece, stacks in forces_with_nofield(state).items():
         territory, sector = split_piece(piece)
         if territory == "Polar Sink":
             continue

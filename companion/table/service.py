@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ..rules.board import load_board
 from ..rules.errors import RuleViolation
-from ..rules.factions import FACTION_IDS, faction_name
+from ..rules.factions import FACTION_IDS, MAX_FACTIONS, faction_name
 from .actions import Ctx, load_all
 from .state import conservation_errors, new_state
 from .store import StaleWrite, Store
@@ -104,8 +104,9 @@ class TableService:
 
     def create(self, factions: list[str], turns: int = 10, options: dict | None = None) -> dict:
         factions = list(factions)
-        if not 2 <= len(factions) <= 9:
-            raise EntryError("A table has 2 to 9 factions.", "base-setup")
+        if not 2 <= len(factions) <= MAX_FACTIONS:
+            raise EntryError(f"A table has 2 to {MAX_FACTIONS} factions (9 KISS factions, plus CHOAM and Richese "
+                             f"as an add-on).", "base-setup")
         bad = [f for f in factions if f not in FACTION_IDS]
         if bad:
             raise EntryError(f"Unknown faction {bad[0]!r}: use {', '.join(FACTION_IDS)}.", "base-setup")
@@ -114,7 +115,10 @@ class TableService:
         if not 1 <= int(turns) <= 20:
             raise EntryError("A game lasts 1 to 20 turns (the rules say 10).", "base-turn-sequence")
         config = {"factions": factions, "turns": int(turns), "options": dict(options or {})}
-        initial_state("CHECK", config)  # refuses bad options before anything is stored
+        try:
+            initial_state("CHECK", config)  # refuses bad options before anything is stored
+        except RuleViolation as exc:
+            raise EntryError(exc.message, exc.rule) from None
         code = self.new_code()
         seats = {"host": self.new_token()}
         seats.update({f: self.new_token() for f in factions})

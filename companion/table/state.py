@@ -16,7 +16,9 @@ PHASES = (
     "shipment_movement", "battle", "collection", "mentat_pause",
 )
 
-DEFAULT_OPTIONS = {"discovery_tokens": True}
+DEFAULT_OPTIONS = {"discovery_tokens": True, "advanced": False, "leader_skills": False, "stronghold_cards": False}
+# the CHOAM & Richese add-on's modules: strict booleans, default false
+ADDON_OPTIONS = ("advanced", "leader_skills", "stronghold_cards")
 
 
 def _stack() -> dict:
@@ -35,6 +37,12 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
     board = load_board()
     opts = dict(DEFAULT_OPTIONS)
     opts.update(options or {})
+    for key in ADDON_OPTIONS:
+        if not isinstance(opts[key], bool):
+            raise hard(f"options.{key}: true or false (not {opts[key]!r}).", "choam-richese-setup")
+    if opts["stronghold_cards"] and not opts["advanced"]:
+        raise hard("options.stronghold_cards: Stronghold Cards need Advanced play (options.advanced).",
+                   "choam-richese-stronghold-cards")
     seats = default_seats(factions, list(board.player_dots))
     for f, dot in (opts.get("player_dots") or {}).items():
         if f not in seats or not isinstance(dot, int) or isinstance(dot, bool) or not 1 <= dot <= 18:
@@ -97,6 +105,18 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         for placement in data.get("start", []):
             place_forces(state, f, piece_id(placement["territory"], placement["sector"]),
                          placement["forces"], placement["starred"], 0, "reserves")
+    if "choam" in factions and opts["advanced"]:  # the Auditor plays only in Advanced play
+        state["factions"]["choam"]["leaders"] += [
+            {"name": ld["name"], "strength": ld["strength"], "status": "alive", "captured_by": None, "used": False}
+            for ld in faction("choam").get("advanced_leaders", [])]
+    if "choam" in factions:
+        state["factions"]["choam"]["inflation"] = None  # {"placed_turn", "side"} once placed
+    if "richese" in factions:
+        data = faction("richese")
+        state["factions"]["richese"]["cache"] = list(data["cache"])  # outside the deck and every hand
+        state["factions"]["richese"]["nofield_faceup"] = None  # the last-used token, face up
+        state["private"]["richese"]["nofield"] = None  # {"piece", "token"}: the hidden number
+        state["private"]["richese"]["nofield_supply"] = list(data["no_field_tokens"])
     if "atreides" in factions:
         state["private"]["atreides"]["kh_losses"] = 0
     if "bg" in factions:
@@ -256,10 +276,29 @@ def territory_forces(state: dict, territory: str) -> dict:
     return out
 
 
+def nofield_piece(state: dict) -> str | None:
+    """The piece holding Richese's face-down No-Field token (public: everyone sees the marker)."""
+    return (state["board"].get("nofield") or {}).get("piece")
+
+
+def forces_with_nofield(state: dict) -> dict:
+    """The board's forces with a face-down No-Field counted as one Richese force (occupancy,
+    movement, collection: CHOAM & Richese rules). The state itself is not changed."""
+    piece = nofield_piece(state)
+    forces = state["board"]["forces"]
+    if not piece:
+        return forces
+    out = {p: dict(stacks) for p, stacks in forces.items()}
+    s = dict(out.setdefault(piece, {}).get("richese") or _stack())
+    s["forces"] += 1
+    out[piece]["richese"] = s
+    return out
+
+
 def occupants(state: dict) -> dict:
-    """territory -> faction -> fighting forces (advisors excluded)."""
+    """territory -> faction -> fighting forces (advisors excluded; a No-Field counts as one)."""
     out: dict = {}
-    for piece, stacks in state["board"]["forces"].items():
+    for piece, stacks in forces_with_nofield(state).items():
         territory, _ = split_piece(piece)
         for f, s in stacks.items():
             n = s["forces"] + s["starred"]

@@ -40,7 +40,7 @@ def view_for(state: dict, viewer: str) -> dict:
             entry["private"] = copy.deepcopy(state["private"][f])
         factions[f] = entry
     out["factions"] = factions
-    out["board"] = board_view(state)
+    out["board"] = board_view(state, viewer)
     info = phase_info(state["phase"])
     out["phase_name"] = info.name
     out["now"] = {"summary": info.summary, "rule": info.rule}
@@ -101,8 +101,15 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
+    if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
+        from .actions.addons import inflation_info
+        info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
+        if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation applied)
+            from ..rules.choam import special_charity
+            info["my_charity"] = special_charity(len(state["factions_present"]),
+                                                 (info.get("inflation") or {}).get("side_now"))
     return info
 
 
@@ -112,7 +119,7 @@ def cards_left(seen: list, discovery: bool) -> list[str]:
     return cards_in_deck(seen)
 
 
-def board_view(state: dict) -> dict:
+def board_view(state: dict, viewer: str = "board") -> dict:
     board = load_board()
     territories: dict = {}
     for piece, n in state["board"]["spice"].items():
@@ -128,6 +135,16 @@ def board_view(state: dict) -> dict:
             agg["starred"] += s["starred"]
             agg["advisors"] += s["advisors"]
             agg["sectors"][str(sector or 0)] = dict(s)
+    nofield = (state["board"].get("nofield") or {}).get("piece")
+    if nofield:  # Richese's face-down No-Field: a marker for all; its number for Richese and the host only
+        name, sector = split_piece(nofield)
+        t = territories.setdefault(name, {"spice": 0, "forces": {}})
+        agg = t["forces"].setdefault("richese", {"forces": 0, "starred": 0, "advisors": 0, "sectors": {}})
+        agg["nofield"] = True
+        agg["nofield_sector"] = sector
+        hidden = (state["private"].get("richese") or {}).get("nofield") or {}
+        if can_see(viewer, "richese") and "token" in hidden:
+            agg["nofield_token"] = hidden["token"]
     for name, t in territories.items():
         t["type"] = board.territories[name].type if name in board.territories else "discovery"
         t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()

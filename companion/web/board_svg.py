@@ -17,7 +17,8 @@ def escape(text: str) -> str:
 
 
 SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "guild": "SG", "bg": "BG",
-         "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL"}
+         "ecaz": "EC", "moritani": "MO", "tleilaxu": "TL",
+         "choam": "CH", "richese": "RI"}
 CHIP_H = 22
 VIEWBOX = f"{-bm.SIZE // 2} {-bm.SIZE // 2} {bm.SIZE} {bm.SIZE}"
 CHIP_FONT = 14
@@ -41,6 +42,10 @@ def piece_contents(view: dict) -> dict[str, dict]:
                 if x.get("starred"):
                     text += "*"
                 out.setdefault(pid, {"spice": 0, "forces": []})["forces"].append((f, text, bool(x.get("advisors"))))
+            if st.get("nofield"):  # Richese's face-down No-Field: its number only where the view carries it
+                pid = piece_id(name, st.get("nofield_sector") or None)
+                text = "NF" + (str(st["nofield_token"]) if "nofield_token" in st else "?")
+                out.setdefault(pid, {"spice": 0, "forces": []})["forces"].append((f, text, False))
     return out
 
 

@@ -11,7 +11,7 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
 from markupsafe import Markup
 
 from ..rules.board import load_board
-from ..rules.factions import FACTION_IDS, faction_name, load_factions
+from ..rules.factions import FACTION_IDS, KISS_FACTION_IDS, faction_name, load_factions
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
@@ -63,7 +63,7 @@ def start():
         role, _ = auth.seat_role(t["code"], api=False)
         if role:
             hosted.append({"code": t["code"], "role": role, "factions": t["config"]["factions"]})
-    return render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=hosted,
+    return render_template("start.html", factions=[(f, faction_name(f)) for f in KISS_FACTION_IDS], hosted=hosted,
                            error=None)
 
 
@@ -76,10 +76,13 @@ def create():
     except ValueError:
         turns = -1
     options = {"discovery_tokens": request.form.get("discovery_tokens") == "on"}
+    for key in ("advanced", "leader_skills", "stronghold_cards"):  # the CHOAM & Richese add-on's modules
+        if request.form.get(key) == "on":
+            options[key] = True
     try:
         created = tables().create(chosen, turns, options)
     except EntryError as exc:
-        html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
+        html = render_template("start.html", factions=[(f, faction_name(f)) for f in KISS_FACTION_IDS], hosted=[],
                                error=exc.message, chosen=chosen)
         return make_response(html, 422)
     announce(join_url(created["code"]))
@@ -102,7 +105,7 @@ def import_table():
     except EntryError as exc:
         created, message = None, exc.message
     if created is None:
-        html = render_template("start.html", factions=[(f, faction_name(f)) for f in FACTION_IDS], hosted=[],
+        html = render_template("start.html", factions=[(f, faction_name(f)) for f in KISS_FACTION_IDS], hosted=[],
                                error=message)
         return make_response(html, 422)
     response = redirect(url_for("pages.host", code=created["code"]))

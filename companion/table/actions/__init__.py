@@ -111,14 +111,21 @@ def form_types(model: type[Payload], body: dict) -> dict:
     return typed.model_dump(by_alias=True, exclude_unset=True)
 
 
+AnyFaction = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu",
+                     "choam", "richese"]
+
+
 class TableOptions(BaseModel):
     """A table's options (``POST /api/tables`` ``options``, an export's ``config.options``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     discovery_tokens: bool = True
-    player_dots: dict[Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani",
-                              "tleilaxu"], Annotated[int, Field(ge=1, le=18)]] | None = None
+    player_dots: dict[AnyFaction, Annotated[int, Field(ge=1, le=18)]] | None = None
+    # the CHOAM & Richese add-on (not KISS): Advanced powers, Leader Skills, Stronghold Cards
+    advanced: bool = False
+    leader_skills: bool = False
+    stronghold_cards: bool = False
 
 
 class TableConfig(BaseModel):
@@ -126,8 +133,7 @@ class TableConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    factions: list[Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani",
-                           "tleilaxu"]] = Field(min_length=2, max_length=9)
+    factions: list[AnyFaction] = Field(min_length=2, max_length=11)
     turns: int = Field(default=10, ge=1, le=20)
     options: TableOptions = Field(default_factory=TableOptions)
 
@@ -197,10 +203,11 @@ def action(name: str, model: type[Payload], *, faction_field: str | None = "fact
 def load_all() -> dict[str, ActionType]:
     # importing the modules registers their entry types
     from . import battle, board_events, consent, core, markers, moves, turn  # noqa: F401
+    from . import addons  # noqa: F401  (after turn and battle: it wraps some of their entries)
     return REGISTRY
 
 
-FactionId = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"]
+FactionId = AnyFaction
 PhaseId = Literal["storm", "spice_blow", "charity", "bidding", "revival", "shipment_movement", "battle",
                   "collection", "mentat_pause"]
 

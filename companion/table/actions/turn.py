@@ -423,7 +423,8 @@ def preview_collection(board: Board, state: dict) -> list[dict]:
     occ = {t: set(per) for t, per in occupants(state).items()}
     dots = {f: d for f, d in state["player_dots"].items() if d}
     order = storm_order(state["storm"]["sector"], dots) if dots else None
-    return economy.collection(board, state["board"]["forces"], state["board"]["spice"], occ, state["alliances"],
+    from ..state import forces_with_nofield  # a face-down No-Field collects as one force
+    return economy.collection(board, forces_with_nofield(state), state["board"]["spice"], occ, state["alliances"],
                               factions_present=state["factions_present"], order=order,
                               unspawned_blows=deck(state)["unspawned"],
                               protected_territories=tuple(state.get("token_territories", {})))
@@ -543,9 +544,10 @@ def open_battles(board: Board, state: dict) -> list[tuple[str, list[str]]]:
     holds a battle when two non-allied factions' fighters stand in it."""
     from ..battles import battles_for
     from ...rules.board import split_piece
-    forces = state["board"]["forces"]
+    from ..state import forces_with_nofield  # a face-down No-Field fights as one force until revealed
+    forces = forces_with_nofield(state)
     on_board = {p: v for p, v in forces.items() if split_piece(p)[0] in board.territories}
-    board_only = dict(state, board=dict(state["board"], forces=on_board))
+    board_only = dict(state, board=dict(state["board"], forces=on_board, nofield=None))
     found: dict[str, list[str]] = {}
 
     def add(territory: str, factions: list[str]) -> None:
@@ -586,12 +588,19 @@ def steps_for(board: Board, state: dict, viewer: str = "host") -> list[phase_ste
         visible = [f for f in present if viewer in ("host", f) or (f == "bg" and turn > 1)]
         entitled = [f for f in visible if economy.charity(turn, f, state["private"][f]["spice"]) > 0]
         claimed = [f for f in present if state.get("charity_claimed", {}).get(f"{turn}:{f}")]
+        if "choam" in present:  # the CHOAM & Richese add-on: CHOAM collects first; Inflation may cancel
+            from .addons import addon_charity_entitled
+            entitled = addon_charity_entitled(state, entitled)
         return phase_steps.charity_steps(entitled, claimed)
     if phase == "bidding":
         b = auction(state)
         eligible = _eligible_buyers(state)
-        return phase_steps.bidding_steps(b["cards"], b["sold"], ended=b["ended"], eligible=eligible,
-                                         opener=auction_opener(state, b))
+        steps = phase_steps.bidding_steps(b["cards"], b["sold"], ended=b["ended"], eligible=eligible,
+                                          opener=auction_opener(state, b))
+        if "richese" in present:  # the CHOAM & Richese add-on: one cache card a round
+            from .addons import cache_steps
+            steps = cache_steps(state) + steps
+        return steps
     if phase == "revival":
         in_tanks = [f for f in present if sum(state["factions"][f]["tanks"].values()) > 0]
         revived = [f for f in present if state.get("revived", {}).get(f"{turn}:{f}")]

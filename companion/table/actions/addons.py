@@ -1,0 +1,754 @@
+"""Entries of the CHOAM & Richese add-on (not KISS): the Richese cache auction, No-Field tokens,
+CHOAM's charity, Inflation, discards for spice and the allied card trade.
+
+Hidden numbers (a face-down No-Field's number, sealed cache bids) live only under
+``state["private"]["richese"]`` / ``state["private"][bidder]``; the public state carries the
+marker and who has bid, never the amounts, until they are revealed together."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...rules import choam as choam_rules
+from ...rules import economy, richese, shipment
+from ...rules.board import piece_id, split_piece
+from ...rules.errors import RuleViolation, hard
+from ..state import position_of
+from . import REGISTRY, Ctx, FactionId, Payload, action
+from .core import add_spice, name, present, resolve_place
+from .turn import _in_storm_order, _order_before, _wrap, current_order
+
+RULE_CACHE = "richese-cache-auction"
+RULE_SILENT = "richese-silent-auction"
+RULE_NOFIELD = "richese-no-field"
+
+
+# -- the Richese cache auction ---------------------------------------------------------------
+
+def cache_auction(state: dict) -> dict | None:
+    a = state.get("cache_auction")
+    return a if a and a["turn"] == state["turn"] else None
+
+
+def _eligible(state: dict) -> list[str]:
+    return [f for f in current_order(state)
+            if state["factions"][f]["hand_size"] < state["factions"][f]["hand_limit"]]
+
+
+class CacheAnnounce(Payload):
+    type: Literal["cache.announce"]
+    faction: Literal["richese"] = "richese"
+    card: str = Field(min_length=1, max_length=40)
+    when: Literal["first", "last"]
+    method: Literal["once_around", "silent"]
+    clockwise: bool = True  # Once Around: which neighbour of Richese starts
+
+
+@action("cache.announce", CacheAnnounce,
+        summary=lambda p: f"Richese auction {p.card} from the cache {p.when}, by "
+                          f"{'Once Around' if p.method == 'once_around' else 'Silent Auction'}")
+def cache_announce(ctx: Ctx, state: dict, p: CacheAnnounce) -> None:
+    present(state, "richese")
+    ctx.check(state["phase"] == "bidding", "The cache auction happens in the Bidding phase.", RULE_CACHE)
+    if cache_auction(state):
+        raise hard("Richese already auctioned a cache card this turn: one a Bidding round.", RULE_CACHE)
+    cache = state["factions"]["richese"]["cache"]
+    card = next((c for c in cache if c.lower() == p.card.lower()), None)
+    if card is None:
+        raise hard(f"{p.card!r} is not in the Richese cache ({', '.join(cache) or 'empty'}).", RULE_CACHE)
+    from .turn import auction
+    b = auction(state)  # the cache card replaces one normal auction card
+    ctx.check(b["sold"] == 0 or p.when == "last", "A cache card auctioned first goes before any normal card.",
+              RULE_CACHE)
+    b["cards"] = max(0, b["cards"] - 1)
+    state["bidding"] = b
+    cache.remove(card)
+    eligible = _eligible(state)
+    order = (richese.once_around_order(current_order(state), eligible, p.clockwise)
+             if p.method == "once_around" else [f for f in current_order(state) if f in eligible])
+    state["cache_auction"] = {
+        "turn": state["turn"], "card": card, "when": p.when, "method": p.method, "order": order,
+        "status": "open", "high": None, "passed": [], "bids_in": [], "bids": None, "winner": None, "price": 0,
+    }
+
+
+def _settle(state: dict, a: dict, buyer: str | None, price: int) -> None:
+    """Hand the card over and pay: others pay Richese; Richese pays the Emperor or the bank."""
+    if buyer is None:
+        a["status"] = "unsold"  # Richese may take it free or remove it (cache.take)
+        return
+    a.update(status="sold", winner=buyer, price=price)
+    payee = richese.cache_payee(buyer, state["factions_present"])
+    add_spice(state, buyer, -price)
+    if payee != "bank":
+        add_spice(state, payee, price)
+    _give(state, buyer, a["card"])
+
+
+def _give(state: dict, f: str, card: str) -> None:
+    pub = state["factions"][f]
+    limit = pub["hand_limit"]
+    pub["hand_size"] += 1
+    state["private"][f].setdefault("cards", []).append(card)
+    if f == "harkonnen" and economy.harkonnen_bonus_card(pub["hand_size"], limit):
+        pub["hand_size"] += 1  # Harkonnen's usual free extra card, if the hand has room
+
+
+class CacheBid(Payload):
+    type: Literal["cache.bid"]
+    faction: FactionId
+    amount: int | None = Field(default=None, ge=1, le=999)  # None: pass
+    karama: bool = False
+
+
+@action("cache.bid", CacheBid,
+        summary=lambda p: f"{name(p.faction)} " + (f"bids {p.amount} for the cache card" if p.amount else "passes"))
+def cache_bid(ctx: Ctx, state: dict, p: CacheBid) -> None:
+    """Once Around: each eligible faction, from Richese's neighbour round to Richese, one chance."""
+    f = present(state, p.faction)
+    a = cache_auction(state)
+    if not a or a["status"] != "open" or a["method"] != "once_around":
+        raise hard("No Once Around cache auction is open.", RULE_CACHE)
+    pub = state["factions"][f]
+    ctx.rules(richese.check_cache_bidder, f, pub["hand_size"], pub["hand_limit"], karama=p.karama)
+    done = a["passed"] + ([a["high"]["faction"]] if a["high"] else []) + a.get("spoke", [])
+    waiting = [x for x in a["order"] if x not in done]
+    if not waiting or waiting[0] != f:
+        raise hard(f"It is {name(waiting[0])}'s chance to bid on the cache card." if waiting
+                   else "Every faction has had its chance.", RULE_CACHE)
+    a.setdefault("spoke", []).append(f)
+    if p.amount is not None:
+        high = a["high"]["amount"] if a["high"] else 0
+        if p.amount <= high:
+            raise hard(f"Outbid {high}: bid {high + 1} or more, or pass.", RULE_CACHE)
+        if p.amount > state["private"][f]["spice"]:
+            raise hard(f"{name(f)} has {state['private'][f]['spice']} spice and cannot bid {p.amount}.", RULE_CACHE)
+        a["high"] = {"faction": f, "amount": p.amount}
+    else:
+        a["passed"].append(f)
+    if len(a["spoke"]) >= len(a["order"]):
+        high = a["high"]
+        _settle(state, a, high["faction"] if high else None, high["amount"] if high else 0)
+
+
+class CacheSilentBid(Payload):
+    type: Literal["cache.silent_bid"]
+    faction: FactionId
+    amount: int = Field(ge=0, le=999)
+
+
+@action("cache.silent_bid", CacheSilentBid, secret=True,
+        summary=lambda p: f"{name(p.faction)} seals a bid for the cache card")
+def cache_silent_bid(ctx: Ctx, state: dict, p: CacheSilentBid) -> None:
+    """A sealed bid: kept in the bidder's private part; when every eligible faction has bid, all are
+    revealed together and the largest wins (ties by storm order)."""
+    f = present(state, p.faction)
+    a = cache_auction(state)
+    if not a or a["status"] != "open" or a["method"] != "silent":
+        raise hard("No Silent cache auction is open.", RULE_SILENT)
+    if f not in a["order"]:
+        pub = state["factions"][f]
+        ctx.rules(richese.check_cache_bidder, f, pub["hand_size"], pub["hand_limit"])
+        raise hard(f"{name(f)} cannot bid in this cache auction.", RULE_SILENT)
+    if f in a["bids_in"]:
+        raise hard(f"{name(f)} has already sealed a bid.", RULE_SILENT)
+    richese.check_bid_amount(f, p.amount, state["private"][f]["spice"])
+    state["private"][f]["cache_bid"] = p.amount
+    a["bids_in"].append(f)
+    if set(a["bids_in"]) >= set(a["order"]):  # all in: reveal together
+        bids = {x: state["private"][x].pop("cache_bid") for x in a["order"]}
+        a["bids"] = bids
+        winner, price = richese.silent_winner(bids, current_order(state))
+        _settle(state, a, winner, price)
+        ctx.summary = (f"{name(f)} seals a bid; all bids revealed: "
+                       + ", ".join(f"{name(x)} {n}" for x, n in bids.items())
+                       + (f"; {name(winner)} buys {a['card']} for {price}" if winner else "; nobody bid"))
+
+
+class CacheTake(Payload):
+    type: Literal["cache.take"]
+    faction: Literal["richese"] = "richese"
+    keep: bool  # True: Richese takes the card free; False: it is removed from the game
+
+
+@action("cache.take", CacheTake,
+        summary=lambda p: "Richese take the unsold cache card free" if p.keep else "Richese remove the unsold "
+                                                                                   "cache card from the game")
+def cache_take(ctx: Ctx, state: dict, p: CacheTake) -> None:
+    a = cache_auction(state)
+    if not a or a["status"] != "unsold":
+        raise hard("Only a cache card nobody bid on can be taken free or removed.", RULE_CACHE)
+    if p.keep:
+        pub = state["factions"]["richese"]
+        ctx.check(pub["hand_size"] < pub["hand_limit"], "Richese's hand is full: remove the card instead.",
+                  RULE_CACHE)
+        _give(state, "richese", a["card"])
+        a["status"] = "kept"
+    else:
+        a["status"] = "removed"
+
+
+# -- Black Market (Advanced) ------------------------------------------------------------------
+
+class BlackMarketSell(Payload):
+    type: Literal["blackmarket.sell"]
+    faction: Literal["richese"] = "richese"
+    buyer: FactionId
+    price: int = Field(ge=1, le=999)
+    card: str | None = Field(default=None, max_length=60)  # the card from Richese's hand, if named there
+
+
+@action("blackmarket.sell", BlackMarketSell,
+        summary=lambda p: f"Richese sell a card on the Black Market to {name(p.buyer)} for {p.price}")
+def blackmarket_sell(ctx: Ctx, state: dict, p: BlackMarketSell) -> None:
+    """Advanced: before Declaration Richese sells one card from its hand; the buyer pays Richese and
+    one fewer normal card is auctioned. (Nobody bidding: nothing to record, Richese keeps it.)"""
+    present(state, "richese")
+    buyer = present(state, p.buyer)
+    ctx.check(bool(state["options"].get("advanced")), "The Black Market is an Advanced power.",
+              "richese-black-market")
+    ctx.check(state["phase"] == "bidding", "The Black Market opens at the start of Bidding.",
+              "richese-black-market")
+    if buyer == "richese":
+        raise hard("Richese cannot buy its own Black Market card.", "richese-black-market")
+    pub = state["factions"]
+    if pub["richese"]["hand_size"] < 1:
+        raise hard("Richese holds no card to sell.", "richese-black-market")
+    ctx.rules(richese.check_cache_bidder, buyer, pub[buyer]["hand_size"], pub[buyer]["hand_limit"])
+    from .turn import auction
+    b = auction(state)  # counted before the hands change: one fewer normal card than that
+    hand = state["private"]["richese"].setdefault("cards", [])
+    card = next((c for c in hand if p.card and c.lower() == p.card.lower()), None)
+    if card:
+        hand.remove(card)
+    pub["richese"]["hand_size"] -= 1
+    add_spice(state, buyer, -p.price)
+    add_spice(state, "richese", p.price)
+    if card:
+        _give(state, buyer, card)
+    else:
+        pub[buyer]["hand_size"] += 1
+        if buyer == "harkonnen" and economy.harkonnen_bonus_card(pub[buyer]["hand_size"], pub[buyer]["hand_limit"]):
+            pub[buyer]["hand_size"] += 1
+    b["cards"] = max(0, b["cards"] - 1)
+    state["bidding"] = b
+
+
+# -- No-Field tokens -------------------------------------------------------------------------
+
+def _nofield(state: dict) -> dict | None:
+    return state["private"]["richese"].get("nofield") if "richese" in state["private"] else None
+
+
+class NoFieldShip(Payload):
+    type: Literal["nofield.ship"]
+    faction: Literal["richese"] = "richese"
+    territory: str = Field(min_length=1, max_length=60)
+    sector: int | None = Field(default=None, ge=1, le=18)
+    token: int = Field(ge=0, le=5)  # 0, 3 or 5 (rules/richese.check_nofield_ship refuses the others)
+
+
+@action("nofield.ship", NoFieldShip, secret=True, summary=lambda p: f"Richese ship a No-Field to {p.territory}")
+def nofield_ship(ctx: Ctx, state: dict, p: NoFieldShip) -> None:
+    present(state, "richese")
+    territory, sector = resolve_place(ctx, state, p.territory, p.sector)
+    ctx.check(state["phase"] == "shipment_movement", "A No-Field is shipped in the Shipment & Movement phase.",
+              RULE_NOFIELD)
+    here = _nofield(state)
+    ctx.rules(richese.check_nofield_ship, p.token, on_planet=here["token"] if here else None,
+              last_used=state["factions"]["richese"]["nofield_faceup"])
+    if here:  # an override: the token on the planet goes back, unrevealed
+        state["board"].pop("nofield", None)
+    pos = position_of(state)
+    spice = state["private"]["richese"]["spice"]
+    cost = ctx.rules(shipment.check_ship, ctx.board, pos, "richese", territory, sector, 1, 0, reserves=1,
+                     reserves_starred=0, spice=spice, guild_in_game="guild" in state["factions_present"],
+                     ally=state["alliances"].get("richese"),
+                     shipped_this_turn=state["turn_flags"]["richese"]["shipped"])
+    if cost is None:
+        cost = shipment.ShipCost(1 if ctx.board.territories.get(territory) and
+                                 ctx.board.territories[territory].is_stronghold else 2,
+                                 "guild" if "guild" in state["factions_present"] else "bank")
+    if cost.amount > spice:
+        raise hard(f"Richese has {spice} spice; shipping a No-Field costs {cost.amount}.", "base-shipment-cost")
+    add_spice(state, "richese", -cost.amount)
+    if cost.payee == "guild" and "guild" in state["factions_present"]:
+        add_spice(state, "guild", cost.amount)
+    piece = piece_id(territory, sector)
+    state["board"]["nofield"] = {"piece": piece}
+    state["private"]["richese"]["nofield"] = {"piece": piece, "token": p.token}
+    state["factions"]["richese"]["nofield_faceup"] = None  # the face-up token returns when another is placed
+    state["private"]["richese"]["nofield_last"] = p.token
+    state["turn_flags"]["richese"]["shipped"] = True
+    state["last_shipment"] = {"faction": "richese", "territory": territory, "cost": cost.amount,
+                              "payee": cost.payee}
+
+
+class NoFieldAlly(Payload):
+    type: Literal["nofield.ally_ship"]
+    faction: Literal["richese"] = "richese"
+    territory: str = Field(min_length=1, max_length=60)
+    sector: int | None = Field(default=None, ge=1, le=18)
+    token: int = Field(ge=0, le=5)
+    payer: Literal["richese", "ally"] = "richese"
+
+
+@action("nofield.ally_ship", NoFieldAlly,
+        summary=lambda p: f"Richese ship their ally's forces to {p.territory} with the {p.token} No-Field")
+def nofield_ally_ship(ctx: Ctx, state: dict, p: NoFieldAlly) -> None:
+    """A No-Field shipment for the ally's forces, revealed at once: any token already on the planet
+    is revealed first; one force's price (1 to a stronghold, 2 elsewhere, to the Guild or the bank)
+    paid by either ally; up to the token's number of the ally's reserves are placed."""
+    present(state, "richese")
+    ally = state["alliances"].get("richese")
+    if not ally:
+        raise hard("Richese offer a No-Field shipment only to an ally.", "richese-alliance")
+    territory, sector = resolve_place(ctx, state, p.territory, p.sector)
+    ctx.check(state["phase"] == "shipment_movement", "A No-Field is shipped in the Shipment & Movement phase.",
+              RULE_NOFIELD)
+    if _nofield(state):  # reveal the token already on the planet first
+        state["last_revealed"] = {"by": "richese", "territory": split_piece(_nofield(state)["piece"])[0],
+                                  "marker": reveal_nofield(state, "voluntary")}
+    ctx.rules(richese.check_nofield_ship, p.token, on_planet=None,
+              last_used=state["factions"]["richese"]["nofield_faceup"])
+    payer = "richese" if p.payer == "richese" else ally
+    pos = position_of(state)
+    reserves = state["factions"][ally]["reserves"]
+    n = richese.reveal_forces(p.token, reserves["forces"])
+    cost = ctx.rules(shipment.check_ship, ctx.board, pos, ally, territory, sector, max(n, 1), 0,
+                     reserves=max(reserves["forces"], 1), reserves_starred=0, spice=10 ** 6,
+                     guild_in_game="guild" in state["factions_present"], ally="richese",
+                     shipped_this_turn=state["turn_flags"][ally]["shipped"])
+    t = ctx.board.territories.get(territory)
+    amount = 1 if t and t.is_stronghold else 2  # one force's price, whatever number is revealed
+    payee = "guild" if "guild" in state["factions_present"] and payer != "guild" else "bank"
+    if cost is not None and cost.payee == "bank":
+        payee = "bank"
+    have = state["private"][payer]["spice"]
+    if amount > have:
+        raise hard(f"{name(payer)} has {have} spice; the No-Field shipment costs {amount}.", "base-shipment-cost")
+    add_spice(state, payer, -amount)
+    if payee == "guild":
+        add_spice(state, "guild", amount)
+    if n:
+        from ..state import place_forces
+        place_forces(state, ally, piece_id(territory, sector), n, 0, 0, "reserves")
+    state["factions"]["richese"]["nofield_faceup"] = p.token
+    state["turn_flags"][ally]["shipped"] = True
+    ctx.summary = (f"Richese ship {n} {name(ally)} force{'s' if n != 1 else ''} to {territory} with the "
+                   f"{p.token} No-Field ({name(payer)} pays {amount})")
+
+
+class NoFieldMove(Payload):
+    type: Literal["nofield.move"]
+    faction: Literal["richese"] = "richese"
+    to: str = Field(min_length=1, max_length=60)
+    to_sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Field(default=0, ge=0, le=20)  # Richese forces moving with it, from the same piece
+
+
+@action("nofield.move", NoFieldMove, summary=lambda p: f"Richese move the No-Field to {p.to}"
+        + (f" with {p.forces} forces" if p.forces else ""))
+def nofield_move(ctx: Ctx, state: dict, p: NoFieldMove) -> None:
+    """A face-down No-Field moves like a force: it is Richese's one group move of the turn."""
+    from ...rules import movement
+    from ..state import shift_forces
+    from .moves import allowance_for
+    present(state, "richese")
+    hidden = _nofield(state)
+    if not hidden:
+        raise hard("Richese has no No-Field on the planet.", RULE_NOFIELD)
+    src_t, src_s = split_piece(hidden["piece"])
+    dst_t, dst_s = resolve_place(ctx, state, p.to, p.to_sector)
+    ctx.check(state["phase"] == "shipment_movement", "Movement happens in the Shipment & Movement phase.",
+              "base-movement")
+    ctx.check(not state["turn_flags"]["richese"]["moved"], "Richese has already moved a group this turn.",
+              "base-movement")
+    ctx.rules(movement.check_move, ctx.board, position_of(state), "richese", src_t, src_s, dst_t, dst_s,
+              allowance_for(state, "richese"))
+    dst = piece_id(dst_t, dst_s)
+    if p.forces:
+        shift_forces(state, "richese", hidden["piece"], dst, p.forces, 0)
+    hidden["piece"] = dst
+    state["board"]["nofield"] = {"piece": dst}
+    state["turn_flags"]["richese"]["moved"] = True
+
+
+class NoFieldReveal(Payload):
+    type: Literal["nofield.reveal"]
+    faction: Literal["richese"] = "richese"
+    cause: Literal["voluntary", "battle", "storm", "worm", "gamont"] = "voluntary"
+
+
+def reveal_nofield(state: dict, cause: str) -> str:
+    """Turn the token face up: place its number of forces from reserves (or destroy them, for a
+    storm or worm), never more than the reserves hold. Returns the history line."""
+    hidden = _nofield(state)
+    if not hidden:
+        raise hard("Richese has no No-Field on the planet.", RULE_NOFIELD)
+    piece, token = hidden["piece"], hidden["token"]
+    reserves = state["factions"]["richese"]["reserves"]
+    n = richese.reveal_forces(token, reserves["forces"])
+    territory, _ = split_piece(piece)
+    if cause in ("storm", "worm"):
+        reserves["forces"] -= n
+        state["factions"]["richese"]["tanks"]["forces"] += n
+        what = f"{n} force{'s' if n != 1 else ''} destroyed by the {cause}"
+    else:
+        from ..state import place_forces
+        if n:
+            place_forces(state, "richese", piece, n, 0, 0, "reserves")
+        back = 1 if cause == "gamont" and n else 0  # Trip to Gamont: one revealed force back to reserves
+        if back:
+            from ..state import remove_forces
+            remove_forces(state, "richese", piece, 1, 0, 0, "reserves")
+        what = f"{n - back} force{'s' if n - back != 1 else ''} placed"
+    state["board"].pop("nofield", None)
+    state["private"]["richese"]["nofield"] = None
+    state["factions"]["richese"]["nofield_faceup"] = token
+    return f"Richese reveal the No-Field in {territory}: {token} ({what})"
+
+
+@action("nofield.reveal", NoFieldReveal, summary=lambda p: f"Richese reveal the No-Field ({p.cause})")
+def nofield_reveal(ctx: Ctx, state: dict, p: NoFieldReveal) -> None:
+    present(state, "richese")
+    if p.cause == "voluntary":
+        ctx.check(state["phase"] not in ("battle", "collection", "mentat_pause"),
+                  "A No-Field is revealed by choice only before the Battle phase; in battle it is revealed with "
+                  "the battle plan.", RULE_NOFIELD)
+    ctx.summary = reveal_nofield(state, p.cause)
+
+
+# battles: a No-Field fights as one force until revealed; Richese cannot dial more forces than it
+# can reveal; the token is revealed with the battle plans.
+
+def _battle_territory(state: dict, battle_id: str) -> str | None:
+    for b in state.get("battles", []) or []:
+        if b.get("id") == battle_id:
+            return b["territory"]
+    return None
+
+
+def _nofield_in(state: dict, territory: str | None) -> dict | None:
+    hidden = _nofield(state)
+    if hidden and territory and split_piece(hidden["piece"])[0] == territory:
+        return hidden
+    return None
+
+
+def _phantom(state: dict, piece: str, n: int) -> None:
+    """Count ``n`` more Richese forces on ``piece`` for a check only (taken away right after)."""
+    stacks = state["board"]["forces"].setdefault(piece, {})
+    s = stacks.setdefault("richese", {"forces": 0, "starred": 0, "advisors": 0})
+    s["forces"] += n
+    if not any(s.values()):
+        del stacks["richese"]
+    if not stacks:
+        del state["board"]["forces"][piece]
+
+
+def _with_nofield(territory_of):
+    at_name = territory_of
+
+    def wrap(type_: str, inner_count) -> None:
+        at = REGISTRY[type_]
+        inner = at.handler
+
+        def handler(ctx: Ctx, state: dict, p) -> None:
+            hidden = _nofield_in(state, at_name(state, p))
+            n = inner_count(state, hidden, p) if hidden else 0
+            if not n:
+                return inner(ctx, state, p)
+            _phantom(state, hidden["piece"], n)
+            try:
+                inner(ctx, state, p)
+            finally:
+                _phantom(state, hidden["piece"], -n)
+        at.handler = handler
+    return wrap
+
+
+def _open_territory(state: dict, p) -> str | None:
+    try:
+        from ...rules.board import load_board
+        return load_board().resolve(p.territory)
+    except Exception:  # noqa: BLE001 - the entry's own handler refuses bad names
+        return None
+
+
+def _plan_count(state: dict, hidden: dict, p) -> int:
+    if p.faction != "richese":
+        return 0
+    from ...rules.board import load_board
+    from ..state import territory_forces
+    reserves = state["factions"]["richese"]["reserves"]["forces"]
+    territory = split_piece(hidden["piece"])[0]
+    real = territory_forces(state, territory).get("richese", {"forces": 0})["forces"]
+    # Richese cannot dial more forces than it can actually reveal (CHOAM & Richese rules, No-Field)
+    richese.check_nofield_dial(p.forces, hidden["token"], reserves, real)
+    return richese.reveal_forces(hidden["token"], reserves)
+
+
+_with_nofield(_open_territory)("battle.open", lambda state, hidden, p: 1)
+_with_nofield(lambda state, p: _battle_territory(state, p.battle))("battle.plan", _plan_count)
+
+
+def _reveal_before_plans(ctx: Ctx, state: dict, p):
+    territory = _battle_territory(state, p.battle)
+    if _nofield_in(state, territory):
+        b = next(b for b in state["battles"] if b["id"] == p.battle)
+        if "richese" in b["sides"] and b["status"] == "planning" and len(b["sealed"]) == len(b["sides"]):
+            state["last_revealed"] = {"by": "richese", "territory": territory,
+                                      "marker": reveal_nofield(state, "battle")}
+    return None
+
+
+_wrap("battle.reveal", before=_reveal_before_plans)
+
+
+def _with_token(state: dict) -> dict:
+    """The state as the storm and worm rules should see it: the No-Field as one Richese force."""
+    from ..state import forces_with_nofield
+    return dict(state, board=dict(state["board"], forces=forces_with_nofield(state)))
+
+
+def _storm_hits_nofield(ctx: Ctx, state: dict, p):
+    hidden = _nofield(state)
+    if not hidden:
+        return False
+    from .turn import preview_storm
+    try:
+        return hidden["piece"] in preview_storm(ctx.board, state, p.sectors, p.adjust).pieces_hit
+    except RuleViolation:
+        return False
+
+
+def _worm_eats_nofield(ctx: Ctx, state: dict, p):
+    hidden = _nofield(state)
+    if not hidden:
+        return False
+    from .turn import preview_blow
+    try:
+        b = preview_blow(ctx.board, _with_token(state), p.card, p.pile, p.worm_territory, p.protect_ally)
+    except RuleViolation:
+        return False
+    return b.kind == "worm" and bool((b.devoured or {}).get(hidden["piece"], {}).get("richese"))
+
+
+def _reveal_by(cause: str):
+    def after(ctx: Ctx, state: dict, p, hit) -> None:
+        if hit and _nofield(state):
+            territory = split_piece(_nofield(state)["piece"])[0]
+            state["last_revealed"] = {"by": "richese", "territory": territory,
+                                      "marker": reveal_nofield(state, cause)}
+    return after
+
+
+# a storm or worm reveals the token and destroys that many forces from reserves
+_wrap("storm.move", before=_storm_hits_nofield, after=_reveal_by("storm"))
+_wrap("spice.blow", before=_worm_eats_nofield, after=_reveal_by("worm"))
+_wrap("nofield.ship", before=_order_before, after=_in_storm_order("ship"))
+_wrap("nofield.move", before=_order_before, after=_in_storm_order("move"))
+
+
+# -- CHOAM -----------------------------------------------------------------------------------
+
+def _support_income(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """Advanced: CHOAM takes half (rounded down) of what another faction paid for its forces in a
+    battle; nothing when a traitor was revealed there. The rest stays with the bank."""
+    if "choam" not in state["factions_present"] or not state["options"].get("advanced"):
+        return
+    b = next((x for x in state.get("battles", []) if x["id"] == p.battle), None)
+    if not b or not b.get("outcome"):
+        return
+    income = sum(choam_rules.support_income(cost or 0, bool(b["traitors"]))
+                 for f, cost in b["outcome"].get("spice_paid", {}).items() if f != "choam")
+    if income:
+        add_spice(state, "choam", income)
+    b["choam_income"] = income
+
+
+_wrap("battle.apply", after=_support_income)
+
+
+def _inflation(state: dict) -> dict | None:
+    return state["factions"].get("choam", {}).get("inflation")
+
+
+def charity_side(state: dict) -> str | None:
+    return choam_rules.inflation_side(_inflation(state), state["turn"])
+
+
+_charity_inner = REGISTRY["charity.claim"].handler
+
+
+def _charity(ctx: Ctx, state: dict, p) -> None:
+    """With CHOAM at the table: CHOAM first takes 2 per faction from the bank, then pays the
+    others' ordinary Charity from its own spice; Inflation doubles or cancels every Charity."""
+    if "choam" not in state["factions_present"]:
+        return _charity_inner(ctx, state, p)
+    f = present(state, p.faction)
+    ctx.check(state["phase"] == "charity", "Charity is claimed in the CHOAM Charity phase.", "base-charity")
+    claimed = state.setdefault("charity_claimed", {})
+    key = f"{state['turn']}:{f}"
+    if claimed.get(key):
+        raise hard(f"{name(f)} has already claimed charity this turn.", "base-charity")
+    side = charity_side(state)
+    if side == "cancel":
+        raise RuleViolation("CHOAM's Inflation shows Cancel: no Charity is paid this turn.", "choam-inflation")
+    if f == "choam":
+        amount = choam_rules.special_charity(len(state["factions_present"]), side)
+        add_spice(state, "choam", amount)
+        claimed[key] = amount
+        return
+    ctx.check(bool(claimed.get(f"{state['turn']}:choam")),
+              "CHOAM collects its Charity before anyone else does.", "choam-charity")
+    amount = economy.charity(state["turn"], f, state["private"][f]["spice"])
+    if amount <= 0:
+        return _charity_inner(ctx, state, p)  # the ordinary refusal, word for word
+    amount = choam_rules.scale(amount, side)
+    payer = choam_rules.charity_payer(f, state["factions_present"])
+    if payer == "choam":
+        have = state["private"]["choam"]["spice"]
+        ctx.check(have >= amount, f"CHOAM has {have} spice and cannot pay {name(f)}'s Charity of {amount}.",
+                  "choam-charity")
+        add_spice(state, "choam", -min(have, amount))
+    add_spice(state, f, amount)
+    claimed[key] = amount
+
+
+REGISTRY["charity.claim"].handler = _charity
+
+
+class InflationPlace(Payload):
+    type: Literal["inflation.place"]
+    faction: Literal["choam"] = "choam"
+    side: Literal["double", "cancel"]
+
+
+@action("inflation.place", InflationPlace, summary=lambda p: f"CHOAM place Inflation, {p.side.title()} side up")
+def inflation_place(ctx: Ctx, state: dict, p: InflationPlace) -> None:
+    present(state, "choam")
+    inflation = _inflation(state)
+    if inflation:
+        raise hard("CHOAM has already used Inflation: it is placed once, flipped once, then removed.",
+                   "choam-inflation")
+    ctx.rules(choam_rules.check_inflation_place, None, p.side, state["phase"])
+    state["factions"]["choam"]["inflation"] = {"placed_turn": state["turn"], "side": p.side}
+
+
+class ChoamDiscard(Payload):
+    type: Literal["choam.discard"]
+    faction: Literal["choam"] = "choam"
+    card: str = Field(min_length=1, max_length=60)
+
+
+@action("choam.discard", ChoamDiscard, summary=lambda p: f"CHOAM discard {p.card} for spice")
+def choam_discard(ctx: Ctx, state: dict, p: ChoamDiscard) -> None:
+    """At the end of a phase: a surplus exact duplicate for 3 spice, a Worthless card for 2."""
+    present(state, "choam")
+    hand = state["private"]["choam"].setdefault("cards", [])
+    card = next((c for c in hand if c.lower() == p.card.lower()), None)
+    if card is None:
+        raise hard(f"CHOAM does not hold {p.card!r} (name it in the hand first).", "choam-discard")
+    value = ctx.rules(choam_rules.discard_value, card, hand)
+    hand.remove(card)
+    state["factions"]["choam"]["hand_size"] = max(0, state["factions"]["choam"]["hand_size"] - 1)
+    add_spice(state, "choam", value or 0)
+    ctx.summary = f"CHOAM discard {card} for {value or 0} spice"
+
+
+class ChoamTrade(Payload):
+    type: Literal["choam.trade"]
+    faction: Literal["choam"] = "choam"
+    gives: str = Field(min_length=1, max_length=60)
+    receives: str = Field(min_length=1, max_length=60)
+
+
+@action("choam.trade", ChoamTrade, secret=True, summary=lambda p: "CHOAM and its ally trade one card each")
+def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
+    """Once a turn, at a phase end: CHOAM and its ally each give one card and receive one."""
+    present(state, "choam")
+    ally = state["alliances"].get("choam")
+    if not ally:
+        raise hard("CHOAM trades cards only with an ally.", "choam-alliance")
+    done = state["factions"]["choam"].setdefault("traded_turn", 0)
+    ctx.check(done != state["turn"], "CHOAM and its ally have already traded this turn.", "choam-alliance")
+    mine = state["private"]["choam"].setdefault("cards", [])
+    card = next((c for c in mine if c.lower() == p.gives.lower()), None)
+    if card is None:
+        raise hard(f"CHOAM does not hold {p.gives!r}.", "choam-alliance")
+    theirs = state["private"][ally].setdefault("cards", [])
+    got = next((c for c in theirs if c.lower() == p.receives.lower()), p.receives)
+    ctx.check(state["factions"][ally]["hand_size"] >= 1, f"{name(ally)} has no card to give.", "choam-alliance")
+    mine.remove(card)
+    if got in theirs:
+        theirs.remove(got)
+    mine.append(got)
+    theirs.append(card)
+    state["factions"]["choam"]["traded_turn"] = state["turn"]
+
+
+# -- Stronghold Cards (optional module, Advanced) ----------------------------------------------
+
+def _stronghold_cards(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """At every Mentat Pause each stronghold's card goes to its sole occupant (Bene Gesserit
+    advisors ignored; a No-Field counts) or is set aside; it is kept until the next Mentat Pause."""
+    if state["phase"] != "mentat_pause" or not state["options"].get("stronghold_cards"):
+        return
+    from ..state import occupants
+    occ = occupants(state)
+    cards = {}
+    for name_ in sorted(ctx.board.strongholds()):
+        here = [f for f, n in occ.get(name_, {}).items() if n > 0]
+        cards[name_] = here[0] if len(here) == 1 else None
+    state["stronghold_cards"] = {"turn": state["turn"], "holders": cards}
+
+
+_wrap("phase.next", after=_stronghold_cards)
+_wrap("phase.set", after=_stronghold_cards)
+
+
+def addon_charity_entitled(state: dict, entitled: list[str]) -> list[str]:
+    """Who is owed Charity this turn with CHOAM at the table: CHOAM first, none under Cancel."""
+    if charity_side(state) == "cancel":
+        return []
+    return ["choam"] + [f for f in entitled if f != "choam"]
+
+
+def cache_steps(state: dict) -> list:
+    """The Bidding phase card's cache-auction line (rules/phase_steps.Step)."""
+    from ...rules.phase_steps import Step
+    a = cache_auction(state)
+    if not state["factions"]["richese"]["cache"] and not a:
+        return []
+    if not a:
+        return [Step("cache-auction", "Richese announce this round's cache card (first or last) and its method",
+                     False, ("richese",), RULE_CACHE)]
+    if a["status"] == "open":
+        if a["method"] == "silent":
+            waiting = tuple(f for f in a["order"] if f not in a["bids_in"])
+            return [Step("cache-auction", f"sealed bids for {a['card']}: waiting for "
+                         + ", ".join(name(f) for f in waiting), False, waiting, RULE_SILENT)]
+        spoke = a.get("spoke", [])
+        nxt = next((f for f in a["order"] if f not in spoke), None)
+        return [Step("cache-auction", f"Once Around for {a['card']}: {name(nxt)} to bid or pass", False,
+                     (nxt,) if nxt else (), "richese-once-around")]
+    if a["status"] == "unsold":
+        return [Step("cache-auction", f"nobody bid for {a['card']}: Richese take it free or remove it", False,
+                     ("richese",), RULE_CACHE)]
+    return [Step("cache-auction", f"cache card {a['card']}: {a['status']}", True, (), RULE_CACHE)]
+
+
+def inflation_info(state: dict) -> dict | None:
+    """For the views: the Inflation side ruling now and whether bribes are barred."""
+    if "choam" not in state["factions_present"]:
+        return None
+    inf = _inflation(state)
+    return {"placed": inf, "side_now": charity_side(state),
+            "no_bribes": choam_rules.double_face_up(inf, state["turn"], state["phase"])}
+
+
+__all__ = ["cache_auction", "reveal_nofield", "charity_side", "addon_charity_entitled", "cache_steps",
+           "inflation_info"]
