@@ -11,6 +11,7 @@ from companion.search.corpus import (
     FACTIONS,
     PHASES,
     QA_SECTIONS,
+    RULESET_GAME,
     RULESETS,
     plain_text,
     corpus_files,
@@ -112,15 +113,19 @@ def test_every_entry_names_its_ruleset(corpus):
     assert {e.ruleset for e in entries} == set(RULESETS)
     text = {e.id: (CORPUS / e.filename).read_text(encoding="utf-8") for e in entries}
     assert [i for i, t in text.items() if "\nruleset: " not in t.split("\n---", 1)[0]] == []
-    # every id the code cites is a KISS entry
+    # every id the code cites is a Dune entry (KISS, or the CHOAM & Richese add-on)
     by_id = {e.id: e for e in entries}
-    assert [i for i in REQUIRED_IDS if by_id[i].ruleset != "kiss"] == []
+    assert [i for i in REQUIRED_IDS if RULESET_GAME[by_id[i].ruleset] != "kiss"] == []
 
 
-def test_related_links_stay_within_their_ruleset(corpus):
+def test_related_links_stay_within_their_game(corpus):
+    """KISS and its CHOAM & Richese add-on are one game (Dune) and may link to each other; the
+    other games on the shelf link only within themselves."""
     by_id = {e.id: e for e in corpus[0]}
-    crossing = sorted((e.id, r) for e in corpus[0] for r in e.related if by_id[r].ruleset != e.ruleset)
+    crossing = sorted((e.id, r) for e in corpus[0] for r in e.related
+                      if RULESET_GAME[by_id[r].ruleset] != RULESET_GAME[e.ruleset])
     assert crossing == []
+    assert any(by_id[r].ruleset == "kiss" for e in corpus[0] if e.ruleset == "choam-richese" for r in e.related)
 
 
 WFA_TOPICS = """wfa-board wfa-air-zones wfa-north-pole wfa-impassable-borders wfa-free-areas
@@ -201,6 +206,7 @@ def test_eval_set_per_ruleset(corpus):
         counts[games.pop()] += 1
     assert counts["kiss"] >= 80
     assert counts["war-for-arrakis"] >= 30 and counts["imperium"] >= 30, counts
+    assert counts["choam-richese"] >= 10, counts
 
 
 def test_eval_set(ids):

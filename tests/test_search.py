@@ -467,8 +467,8 @@ def test_ruleset_is_required_and_checked():
     other = Entry("imp-a", "A", "procedure", "S", factions=("fremen",), related=("base-storm",), text="b",
                   filename="imp-a.md", ruleset="imperium")
     problems = "\n".join(validate([kiss, other]))
-    assert "related id 'base-storm' belongs to another ruleset" in problems
-    assert "leave them [] outside the kiss ruleset" in problems
+    assert "related id 'base-storm' belongs to another game" in problems
+    assert "leave them [] outside the Dune rulesets" in problems
     assert validate([kiss]) == []
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from .corpus import (
     FACTIONS,
     PHASES,
+    RULESET_GAME,
     RULESET_NAMES,
     RULESETS,
     Entry,
@@ -110,13 +111,13 @@ class RuleSearch:
         for p in problems:
             log.warning("rules corpus: %s", p)
         _drop_single_index_leftovers(self.index_dir)
-        backends: dict[str, WhooshBackend] = {}
-        for rs_id in RULESETS:
-            part = [e for e in entries if e.ruleset == rs_id]
+        backends: dict[str, WhooshBackend] = {}  # one index per game (an add-on shares its game's)
+        for game in dict.fromkeys(RULESET_GAME[r] for r in RULESETS):
+            part = [e for e in entries if RULESET_GAME[e.ruleset] == game]
             if not part:
                 continue
-            sub_fp = hashlib.sha256(f"{fp}\0{rs_id}".encode()).hexdigest()
-            backends[rs_id] = WhooshBackend(self.index_dir / rs_id, sub_fp, part)
+            sub_fp = hashlib.sha256(f"{fp}\0{game}".encode()).hexdigest()
+            backends[game] = WhooshBackend(self.index_dir / game, sub_fp, part)
         old = self._backends
         self._entries = {e.id: e for e in entries}
         self._fp = fp
@@ -141,7 +142,8 @@ class RuleSearch:
 
     def rulesets(self) -> list[str]:
         """The rulesets that have entries, in RULESETS order."""
-        return [r for r in RULESETS if r in self._backends]
+        present = {e.ruleset for e in self._entries.values()}
+        return [r for r in RULESETS if r in present]
 
     def refresh(self) -> bool:
         """Re-read the corpus fingerprint; rebuild and swap the index if it changed."""
@@ -168,14 +170,17 @@ class RuleSearch:
         return self._entries.get(id)
 
     @staticmethod
-    def check_ruleset(ruleset: str | None) -> str | None:
-        """``ruleset`` normalised (None/"" = every ruleset); ValueError when unknown."""
+    def check_ruleset(ruleset: str | None) -> tuple[str, ...] | None:
+        """``ruleset`` normalised: None/"" = every ruleset, else the ids it names (one id, or several
+        separated by commas, e.g. ``"kiss,choam-richese"`` for a KISS table with the add-on);
+        ValueError when one is unknown."""
         if ruleset is None:
             return None
-        ruleset = ruleset.strip().lower() or None
-        if ruleset is not None and ruleset not in RULESETS:
-            raise ValueError(f"unknown ruleset {ruleset!r}")
-        return ruleset
+        ids = tuple(dict.fromkeys(r.strip().lower() for r in ruleset.split(",") if r.strip()))
+        for r in ids:
+            if r not in RULESETS:
+                raise ValueError(f"unknown ruleset {r!r}")
+        return ids or None
 
     def search(self, q: str, limit: int = 10, faction: str | None = None,
                phase: str | None = None, ruleset: str | None = None) -> list[Hit]:
@@ -191,25 +196,29 @@ class RuleSearch:
             phase = phase.strip().lower() or None
             if phase is not None and phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
-        ruleset = self.check_ruleset(ruleset)
+        rulesets = self.check_ruleset(ruleset)
         limit = max(1, int(limit))
         if not q or not q.strip():
             return []
         backends = self._backends
-        chosen = [ruleset] if ruleset is not None else list(backends)
+        games = list(dict.fromkeys(RULESET_GAME[r] for r in rulesets)) if rulesets is not None else list(backends)
         hits = []
-        for rs_id in chosen:
-            backend = backends.get(rs_id)
+        for game in games:
+            backend = backends.get(game)
             if backend is None:
                 continue
-            ranked, analysis = backend.search(q, limit, faction, phase)
+            # a game's index may hold rulesets that were not asked for (KISS and its add-on)
+            partial = rulesets is not None and any(RULESET_GAME[r] == game and r not in rulesets for r in RULESETS)
+            ranked, analysis = backend.search(q, limit * 4 if partial else limit, faction, phase)
             for entry_id, score in ranked:
                 e = self._entries.get(entry_id)
                 if e is None:  # pragma: no cover - index and entries come from the same read
                     continue
+                if rulesets is not None and e.ruleset not in rulesets:
+                    continue
                 hits.append(Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
                                 round(score, 4), e.kind, e.ruleset))
-        if len(chosen) > 1:
+        if len(games) > 1:
             hits.sort(key=lambda h: -h.score)
         return hits[:limit]
 
@@ -219,12 +228,12 @@ class RuleSearch:
         close exists)."""
         if not q or not q.strip():
             return None
-        ruleset = self.check_ruleset(ruleset)
+        rulesets = self.check_ruleset(ruleset)
         backends = self._backends
-        chosen = [ruleset] if ruleset is not None else list(backends)
+        chosen = list(dict.fromkeys(RULESET_GAME[r] for r in rulesets)) if rulesets is not None else list(backends)
         suggestions = []
-        for rs_id in chosen:
-            backend = backends.get(rs_id)
+        for game in chosen:
+            backend = backends.get(game)
             if backend is None:
                 continue
             hint = backend.lexicon.analyse(q).suggestion

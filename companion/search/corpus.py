@@ -39,12 +39,18 @@ PHASES: tuple[str, ...] = (
     "collection", "mentat_pause",
 )
 # The games on the shelf: every entry belongs to exactly one ruleset (front matter ``ruleset:``).
-RULESETS: tuple[str, ...] = ("kiss", "war-for-arrakis", "imperium")
+RULESETS: tuple[str, ...] = ("kiss", "choam-richese", "war-for-arrakis", "imperium")
 RULESET_NAMES: dict[str, str] = {
     "kiss": "Dune (KISS)",
+    "choam-richese": "Dune: CHOAM & Richese add-on (not KISS)",
     "war-for-arrakis": "Dune: War for Arrakis",
     "imperium": "Dune: Imperium",
 }
+# The game (and search index) each ruleset belongs to: the CHOAM & Richese add-on is played on a
+# KISS Dune table, so its entries share the KISS index (filtered by ruleset), may link to KISS
+# entries and carry Dune faction and phase tags (and the other way round).
+RULESET_GAME: dict[str, str] = {"kiss": "kiss", "choam-richese": "kiss", "war-for-arrakis": "war-for-arrakis",
+                                "imperium": "imperium"}
 KINDS: tuple[str, ...] = ("kiss-change", "faction", "karama", "discovery", "procedure", "qa")
 QA_SECTIONS: tuple[str, ...] = ("Question", "Answer", "Example")
 
@@ -338,13 +344,13 @@ def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str
                 out.append(f"{where}: related lists the entry itself")
             elif r not in ids:
                 out.append(f"{where}: related id {r!r} does not exist")
-            elif ruleset_of.get(r) != e.ruleset:
-                out.append(f"{where}: related id {r!r} belongs to another ruleset "
+            elif RULESET_GAME.get(ruleset_of.get(r)) != RULESET_GAME.get(e.ruleset):
+                out.append(f"{where}: related id {r!r} belongs to another game "
                            f"({ruleset_of.get(r)!r}, not {e.ruleset!r})")
         if e.ruleset not in RULESETS:
             out.append(f"{where}: unknown ruleset {e.ruleset!r} (one of {', '.join(RULESETS)})")
-        if e.ruleset != "kiss" and (e.factions or e.phases):
-            out.append(f"{where}: faction and phase tags are KISS ids; leave them [] outside the kiss ruleset")
+        if RULESET_GAME.get(e.ruleset) != "kiss" and (e.factions or e.phases):
+            out.append(f"{where}: faction and phase tags are Dune ids; leave them [] outside the Dune rulesets")
         if not e.text.strip():
             out.append(f"{where}: empty body")
         if e.kind == "qa" or e.id.startswith("qa-"):

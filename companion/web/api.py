@@ -97,8 +97,9 @@ def create_table():
     factions = body.get("factions")
     turns = body.get("turns", 10)
     options = body.get("options", {})
-    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions) or len(factions) > 9:
-        return error(422, "factions: a list of 2 to 9 faction ids, e.g. [\"atreides\", \"fremen\"].")
+    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions) or len(factions) > 11:
+        return error(422, "factions: a list of 2 to 11 faction ids (9 KISS factions, plus CHOAM and Richese as "
+                          "an add-on), e.g. [\"atreides\", \"fremen\"].")
     if not isinstance(turns, int) or isinstance(turns, bool):
         return error(422, "turns: a whole number of turns (the rules say 10).")
     if not isinstance(options, dict):

@@ -15,9 +15,13 @@ bp = Blueprint("rules", __name__)
 
 MAX_LIMIT = 50
 # The game a table plays (every table is a KISS Dune table today): the default ruleset of a
-# search asked from a table context (``table=<code>``).
+# search asked from a table context (``table=<code>``); a table that seats CHOAM or Richese
+# searches the add-on's entries beside KISS.
 TABLE_RULESET = "kiss"
-RULESET_SHORT = {"kiss": "KISS", "war-for-arrakis": "War for Arrakis", "imperium": "Imperium"}
+ADDON_RULESET = "choam-richese"
+ADDON_FACTIONS = ("choam", "richese")
+RULESET_SHORT = {"kiss": "KISS", "choam-richese": "CHOAM & Richese", "war-for-arrakis": "War for Arrakis",
+                 "imperium": "Imperium"}
 
 
 def search():
@@ -31,11 +35,16 @@ def _ruleset() -> str | None:
         r = (request.args.get("ruleset") or "").strip().lower()
         if r in ("", "all"):
             return None
-        if r not in RULESETS:
+        if any(x.strip() not in RULESETS for x in r.split(",")):
             abort(make_response(jsonify(error={
                 "message": f"Unknown ruleset {r!r}: use {', '.join(RULESETS)} or all.", "rule": None}), 422))
         return r
-    return TABLE_RULESET if request.args.get("table") else None
+    code = request.args.get("table")
+    if not code:
+        return None
+    t = current_app.extensions["tables"].table(code)
+    factions = t.config.get("factions", []) if t is not None else []
+    return f"{TABLE_RULESET},{ADDON_RULESET}" if set(ADDON_FACTIONS) & set(factions) else TABLE_RULESET
 
 
 def _filters():
