@@ -327,10 +327,16 @@ def test_sse_stream_carries_only_the_revision(app):
     assert parse_sse(r.get_data(as_text=True))[1] == {"id": ["0"], "event": ["changed"], "data": ["0"]}
 
 
-def test_sse_needs_a_credential(app, table6):
+def test_sse_needs_only_the_table_code(app, table6):
+    """Anyone who knows the code may listen (the stream carries revision numbers only);
+    an unknown table is a 404."""
     app.config["SSE_ONCE"] = True
-    assert app.test_client().get(f"/t/{table6.code}/events").status_code == 401
-    assert app.test_client().get(f"/t/{table6.code}/events", headers=bearer("forged")).status_code == 401
+    for headers in ({}, bearer("forged")):
+        r = app.test_client().get(f"/t/{table6.code}/events", headers=headers)
+        assert r.status_code == 200
+        assert [e for e in parse_sse(r.get_data(as_text=True)) if "event" in e] == [
+            {"id": ["0"], "event": ["changed"], "data": ["0"]}]
+    assert app.test_client().get("/t/QQQQQ/events").status_code == 404
 
 
 def test_sse_wakes_on_a_change_after_the_revision_it_was_given(app, client, table6):

@@ -50,6 +50,8 @@ def build_app(config: dict | None = None) -> Flask:
 
     app.extensions["tables"] = TableService(Store(data_dir / "companion.sqlite3"))
     app.extensions["search"] = LazySearch(data_dir / "search-index")
+    from ..table.presence import Presence
+    app.extensions["presence"] = Presence()
 
     from . import api, battle_api, live, pages, rules_web
     app.register_blueprint(api.bp)
