@@ -146,8 +146,9 @@ def free_port() -> int:
 class LiveServer:
     """``python -m companion --host 127.0.0.1 --port P --data DIR`` in a subprocess."""
 
-    def __init__(self, data_dir: Path, port: int | None = None):
+    def __init__(self, data_dir: Path, port: int | None = None, args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir)
+        self.args = tuple(args)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.log_path = self.data_dir.parent / f"server-{self.port}.log"
@@ -163,7 +164,7 @@ class LiveServer:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data_dir)],
+             "--data", str(self.data_dir), *self.args],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout
@@ -215,8 +216,8 @@ def live_server(tmp_path):
     """``live_server(data_dir=None)`` -> a started LiveServer; every one is stopped at teardown."""
     started: list[LiveServer] = []
 
-    def start(data_dir: Path | None = None, port: int | None = None) -> LiveServer:
-        s = LiveServer(data_dir or tmp_path / "server-data", port).start()
+    def start(data_dir: Path | None = None, port: int | None = None, args: tuple[str, ...] = ()) -> LiveServer:
+        s = LiveServer(data_dir or tmp_path / "server-data", port, args).start()
         started.append(s)
         return s
 
