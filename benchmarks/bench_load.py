@@ -103,6 +103,15 @@ def rss_mb(pid: int) -> float | None:
         return None
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def pct(values: list[float], p: float) -> float:
     xs = sorted(values)
     if not xs:
@@ -188,7 +197,8 @@ class Phone:
                         self.run.error(f"{self.code}/{self.faction}: {path} HTTP {r.status}")
                         return
                 if self.run.args.fetch == "state":
-                    got = json.loads(body)["revision"]
+                    m = re.search(rb'"revision":\s*(\d+)', body)
+                    got = int(m.group(1)) if m else json.loads(body)["revision"]
                 else:
                     m = re.search(rb'class="muted rev">rev (\d+)<', body)
                     got = int(m.group(1)) if m else -1
@@ -260,15 +270,24 @@ async def part1(run: Run, args, procs) -> dict:
         print(f"  {len(phones)} phones connected", flush=True)
         await asyncio.sleep(1)
         entries: list = []
+        cpu0 = [cpu_seconds(p.pid) for p in procs]
         t_start = time.perf_counter()
         t_end = t_start + args.duration
         writers = [asyncio.ensure_future(writer(run, admin, run.url(i + 1), t, args.every * i / len(tables),
                                                 entries, t_end)) for i, t in enumerate(tables)]
         rss_peak = 0.0
+        lags: list[float] = []
+        client_cpu0 = time.process_time()
         while time.perf_counter() < t_end:
-            await asyncio.sleep(1)
+            for _ in range(20):  # how late this client's own event loop wakes up (its own delay)
+                t0 = time.perf_counter()
+                await asyncio.sleep(0.05)
+                lags.append(time.perf_counter() - t0 - 0.05)
             rss_peak = max(rss_peak, sum(rss_mb(p.pid) or 0 for p in procs))
+        client_cpu = (time.process_time() - client_cpu0) / args.duration
         await asyncio.gather(*writers)
+        cpu1 = [cpu_seconds(p.pid) for p in procs]
+        busy = None if None in cpu0 + cpu1 else sum(b - a for a, b in zip(cpu0, cpu1)) / args.duration
         await asyncio.sleep(2)  # let the last changes arrive
         run.stop.set()
         for t in tasks:
@@ -290,7 +309,8 @@ async def part1(run: Run, args, procs) -> dict:
                 visible.append(seen - t0)
     if missed:
         run.error(f"{missed} changes never became visible on a phone")
-    return {"entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones)}
+    return {"entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
+            "lag": lags, "client_cpu": client_cpu}
 
 
 async def part2(run: Run, args, procs) -> dict:
@@ -391,6 +411,14 @@ async def amain(args) -> int:
         print(f"  change visible on phone  {figures(res1['visible'])}   target p99 <= 500")
         print(f"  errors                   {errors1}   target 0")
         print(f"  server RSS (peak)        {res1['rss']:.0f} MB")
+        if res1["cpu"] is not None:
+            print(f"  server CPU               {res1['cpu'] * 100:.0f}% of one core")
+        print(f"  client CPU               {res1['client_cpu'] * 100:.0f}% of one core; its event loop "
+              f"woke late by {figures(res1['lag'])}")
+        try:
+            print(f"  machine load average     {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        except (OSError, AttributeError):
+            pass
         print(f"Idle streams ({res2['opened']} opened, {res2['still']} still open at the end):")
         print(f"  other table's requests   {figures(res2['times'])}   target p99 <= 50")
         print(f"  errors                   {len(run2.errors)}   target 0")

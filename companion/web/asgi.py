@@ -2,22 +2,29 @@
 
 ``/t/<code>/events`` is served on the event loop: an open stream is a coroutine waiting on an
 ``asyncio.Event``, so it costs memory, never a thread. Every other request goes to the Flask
-app through a WSGI adapter (a2wsgi) with a bounded thread pool. Writes happen in those worker
-threads (or in another process: ``TableService.listen`` hears both) and wake the streams of
-their table through ``loop.call_soon_threadsafe``.
+app through ``WSGIBridge``: the request body is read on the loop, the Flask app runs in a
+bounded thread pool, its whole answer comes back in one hand-off (every answer of this app is
+small; only the stream is long, and it is native). Writes happen in those worker threads (or
+in another process: ``TableService.listen`` hears both) and wake the streams of their table
+through ``loop.call_soon_threadsafe``.
 
 Run by uvicorn (``companion`` on the command line, see cli.py) on Linux, macOS and Windows.
 """
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
 from . import auth
 from .live import HEARTBEAT_SECONDS
 
+log = logging.getLogger(__name__)
 EVENTS_PATH = re.compile(r"^/t/([A-Za-z0-9]{1,16})/events$")
 
 
@@ -88,14 +95,110 @@ async def _send_text(send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": text.encode()})
 
 
+BODY_LIMIT = 64 * 1024 * 1024  # hard ceiling for a request body when the app sets none
+
+
+class WSGIBridge:
+    """Runs a WSGI app for ASGI requests in a thread pool, one hand-off per request."""
+
+    def __init__(self, app, threads: int):
+        self.app = app
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wsgi")
+
+    def limit(self) -> int:
+        configured = getattr(self.app, "config", {}).get("MAX_CONTENT_LENGTH")
+        return min(BODY_LIMIT, configured + 1) if configured else BODY_LIMIT
+
+    async def __call__(self, scope, receive, send):
+        limit, body, more = self.limit(), bytearray(), True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) >= limit:
+                break  # the app answers 413 from what it got (or we do, past the hard ceiling)
+        if len(body) > BODY_LIMIT:
+            return await _send_text(send, 413, "That request is too large.")
+        environ = build_environ(scope, bytes(body))
+        status, headers, chunks = await asyncio.get_running_loop().run_in_executor(self.pool, self.run, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+    def run(self, environ) -> tuple[int, list, list]:
+        answer: dict = {}
+
+        def start_response(status, headers, exc_info=None):
+            answer["status"] = int(status.split(" ", 1)[0])
+            answer["headers"] = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+            return lambda data: chunks.append(data)
+
+        chunks: list[bytes] = []
+        try:
+            result = self.app(environ, start_response)
+            try:
+                for chunk in result:
+                    if chunk:
+                        chunks.append(chunk)
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+        except Exception:  # noqa: BLE001 - never leave the phone without an answer
+            log.exception("request failed: %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+            return 500, [(b"content-type", b"text/plain; charset=utf-8")], [b"Internal error: try again."]
+        return answer["status"], answer["headers"], chunks
+
+
+def build_environ(scope, body: bytes) -> dict:
+    """A PEP 3333 environ for an ASGI HTTP scope."""
+    script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
+    path_info = scope["path"].encode("utf8").decode("latin1")
+    if script_name and path_info.startswith(script_name):
+        path_info = path_info[len(script_name):]
+    server = scope.get("server") or ("localhost", 80)
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": script_name,
+        "PATH_INFO": path_info,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": str(server[0]),
+        "SERVER_PORT": str(server[1] or 0),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    client = scope.get("client")
+    if client:
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = client[0], str(client[1])
+    for name, value in scope.get("headers", ()):
+        name, value = name.decode("latin1"), value.decode("latin1")
+        if name == "content-length":
+            key = "CONTENT_LENGTH"
+        elif name == "content-type":
+            key = "CONTENT_TYPE"
+        else:
+            key = "HTTP_" + name.upper().replace("-", "_")
+        if key in environ:
+            value = environ[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
+        environ[key] = value
+    if "CONTENT_LENGTH" not in environ and body:
+        environ["CONTENT_LENGTH"] = str(len(body))
+    return environ
+
+
 class CompanionASGI:
     """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
 
     def __init__(self, flask_app, threads: int = 16):
-        from a2wsgi import WSGIMiddleware
-
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.wsgi = WSGIBridge(flask_app, threads)
         self.tables = flask_app.extensions["tables"]
         self.presence = flask_app.extensions["presence"]
         self.hub = LiveHub()
