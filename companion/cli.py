@@ -1,11 +1,13 @@
 """The ``companion`` command: serve the table on the LAN, or search the rules in a terminal.
 
-    companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--max-connections N]
+    companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--database URL]
+              [--max-connections N] [--keep-alive S] [--header-timeout S]
     companion rules "query" [--limit N] [--faction F] [--phase P]
 """
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 
@@ -44,6 +46,10 @@ def serve(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--data", default=None, help="folder for the SQLite store and search index "
                                                      "(default: a per-user data folder)")
+    parser.add_argument("--database", default=os.environ.get("COMPANION_DATABASE"),
+                        help="where tables are stored: the SQLite file in the data folder (default) or "
+                             "postgresql://user:password@host/dbname to share one database between "
+                             "several server processes (env COMPANION_DATABASE)")
     parser.add_argument("--threads", type=int, default=16,
                         help="worker threads for pages and entries (default 16); "
                              "live streams hold no thread")
@@ -58,11 +64,19 @@ def serve(argv: list[str]) -> int:
 
     host_addr = args.host if args.host not in ("0.0.0.0", "::", "") else lan_addresses()[0]
     public = args.public_url or f"http://{host_addr}:{args.port}"
-    app = create_app({"DATA_DIR": args.data, "PUBLIC_URL": public, "TERMINAL_QR": True})
+    try:
+        app = create_app({"DATA_DIR": args.data, "DATABASE": args.database, "PUBLIC_URL": public,
+                          "TERMINAL_QR": True})
+    except ValueError as exc:  # e.g. an unknown --database scheme
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
     app.extensions["search"].warm()
     server = make_server(app, args)
     print("Dune Table Companion")
     print(f"  data:   {app.config['DATA_DIR']}")
+    print(f"  store:  {app.extensions['tables'].store.describe()}")
+    for line in app.extensions.get("store_report", []):
+        print(f"  NOTE:   {line}")
     print(f"  open:   {public}/   (host a table here, on this laptop)")
     print("  phones join by scanning the QR code the table page shows. This one opens the start page:")
     print(terminal_qr(public + "/"))

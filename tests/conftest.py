@@ -2,7 +2,16 @@
 
 Fixtures: ``app`` (a fresh app on a tmp data folder), ``client``, ``table6`` (a six-faction table
 created through the API), ``phone`` (a factory for browser-like test clients that joined a seat
-through the join page), ``live_server`` (a factory starting the real server as a subprocess).
+through the join page), ``live_server`` (a factory starting the real server as a subprocess),
+``backend`` / ``database`` (which store the app and the live servers use, see below).
+
+Backends: every test runs on the embedded SQLite store. With ``COMPANION_TEST_DATABASE`` set to
+a PostgreSQL URL (``.ci/run`` sets it), the store-interface tests (``test_store*.py``) and the
+API, restart and concurrency tests run on BOTH backends in the same run (ids ``[sqlite]`` and
+``[postgresql]``), each test in a fresh schema of that database that is dropped afterwards.
+``COMPANION_TEST_BACKEND=postgresql`` runs every other test on PostgreSQL too. Without a
+PostgreSQL URL the ``[postgresql]`` cases are skipped, except under ``CI=true``, where a missing
+PostgreSQL fails them.
 
 Helpers (import them with ``from conftest import act, create_table, ...``):
 ``create_table``, ``bearer``, ``state``, ``act``, ``join_seat``, ``csrf``, ``free_port``,
@@ -12,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 import signal
 import socket
 import subprocess
@@ -31,11 +41,68 @@ SIX = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
 ALL_NINE = SIX + ["ecaz", "moritani", "tleilaxu"]
 
 
+# -- which store: SQLite (default) or PostgreSQL -----------------------------------------------------
+
+PG_URL = os.environ.get("COMPANION_TEST_DATABASE", "").strip() or None
+DEFAULT_BACKEND = os.environ.get("COMPANION_TEST_BACKEND", "sqlite").strip() or "sqlite"
+BACKENDS = ("sqlite", "postgresql")
+# modules whose tests run on both backends in one run (the store interface, the API, restarts)
+BOTH_BACKENDS = ("test_store", "test_api", "test_restart", "test_concurrency")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames and metafunc.module.__name__.startswith(BOTH_BACKENDS):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+def with_schema(url: str, schema: str) -> str:
+    return url + ("&" if "?" in url else "?") + f"schema={schema}"
+
+
+@pytest.fixture()
+def backend(request) -> str:
+    """'sqlite' or 'postgresql' (skipped without a PostgreSQL server, failed under CI)."""
+    name = getattr(request, "param", DEFAULT_BACKEND)
+    if name == "postgresql" and not PG_URL:
+        message = "no PostgreSQL server: set COMPANION_TEST_DATABASE=postgresql://... (.ci/run does)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return name
+
+
+@pytest.fixture()
+def database(backend):
+    """The ``DATABASE`` setting for the app and ``--database`` for live servers: None (SQLite in
+    the data folder) or a PostgreSQL URL with a fresh schema, dropped after the test."""
+    if backend == "sqlite":
+        yield None
+        return
+    url = with_schema(PG_URL, "t_" + uuid.uuid4().hex[:16])
+    yield url
+    from companion.table.store import open_store
+    store = open_store(url)
+    try:
+        store.drop_schema()
+    finally:
+        store.close()
+
+
+def close_app(app) -> None:
+    tables = app.extensions.get("tables")
+    store = getattr(tables, "store", None)
+    if store is not None and hasattr(store, "close"):
+        store.close()
+
+
 # -- the app and its test client ------------------------------------------------------------------
 
 @pytest.fixture()
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+def app(tmp_path, database):
+    application = create_app({"DATA_DIR": str(tmp_path / "data"), "DATABASE": database, "TESTING": True})
+    yield application
+    close_app(application)
 
 
 @pytest.fixture()
@@ -146,10 +213,12 @@ def free_port() -> int:
 class LiveServer:
     """``python -m companion --host 127.0.0.1 --port P --data DIR`` in a subprocess."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, args: tuple[str, ...] = ()):
+    def __init__(self, data_dir: Path, port: int | None = None, database: str | None = None,
+                 args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir)
         self.args = tuple(args)
         self.port = port or free_port()
+        self.database = database
         self.proc: subprocess.Popen | None = None
         self.log_path = self.data_dir.parent / f"server-{self.port}.log"
 
@@ -162,9 +231,11 @@ class LiveServer:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         log = open(self.log_path, "ab")
+        env.pop("COMPANION_DATABASE", None)
+        extra = ["--database", self.database] if self.database else []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data_dir), *self.args],
+             "--data", str(self.data_dir), *self.args] + extra,
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout
@@ -212,12 +283,13 @@ class LiveServer:
 
 
 @pytest.fixture()
-def live_server(tmp_path):
-    """``live_server(data_dir=None)`` -> a started LiveServer; every one is stopped at teardown."""
+def live_server(tmp_path, database):
+    """``live_server(data_dir=None)`` -> a started LiveServer on the test's backend (every one
+    shares the test's database); every one is stopped at teardown."""
     started: list[LiveServer] = []
 
     def start(data_dir: Path | None = None, port: int | None = None, args: tuple[str, ...] = ()) -> LiveServer:
-        s = LiveServer(data_dir or tmp_path / "server-data", port, args).start()
+        s = LiveServer(data_dir or tmp_path / "server-data", port, database, args).start()
         started.append(s)
         return s
 

@@ -48,4 +48,46 @@
       });
     }
   });
+
+  // A storage fault (HTTP 503: disk full, read-only, database unreachable) shows one sentence in a
+  // box over the page with a Retry; the page underneath, and everything typed in it, stays as it was.
+  var lastFault = null;
+  function dropFault() {
+    var old = document.getElementById("storage-fault");
+    if (old) { old.parentNode.removeChild(old); }
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.xhr || e.detail.xhr.status !== 503) { return; }
+    e.detail.shouldSwap = false;
+    var cfg = e.detail.requestConfig || {};
+    lastFault = {elt: cfg.elt || e.detail.elt, verb: cfg.verb || "get", path: cfg.path};
+    var holder = document.createElement("div");
+    holder.innerHTML = e.detail.xhr.responseText;
+    var box = holder.querySelector("#storage-fault");
+    if (!box) { return; }
+    dropFault();
+    box.classList.add("floating");
+    document.body.appendChild(box);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status < 400 && document.querySelector("#storage-fault.floating")) { dropFault(); }
+  });
+  document.addEventListener("click", function (e) {
+    var t = e.target;
+    if (!t || !t.closest) { return; }
+    if (t.closest("[data-storage-dismiss]")) { dropFault(); return; }
+    var retry = t.closest("[data-storage-retry]");
+    if (!retry) { return; }
+    var box = retry.closest("#storage-fault");
+    var fault = box && box.classList.contains("floating") ? lastFault : null;
+    dropFault();
+    if (!fault) {  // a whole page answered 503: load it again (or go back to the form that sent it)
+      if ((box && box.getAttribute("data-method")) === "GET") { window.location.reload(); } else { window.history.back(); }
+      return;
+    }
+    var elt = fault.elt;
+    if (elt && elt.tagName === "FORM" && elt.requestSubmit) { elt.requestSubmit(); }
+    else if (window.htmx && fault.path) { htmx.ajax(fault.verb.toUpperCase(), fault.path, {source: elt}); }
+  });
 })();

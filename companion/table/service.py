@@ -140,11 +140,7 @@ class TableService:
         if snapshot_dir is None and getattr(store, "path", None):
             snapshot_dir = Path(store.path).parent / "snapshots"
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
-        subscribe = getattr(store, "subscribe", None)
-        if subscribe is not None:
-            subscribe(self.heard)
-        elif getattr(store, "path", None):
-            DataVersionWatcher(store.path, self).start()
+        store.subscribe(self.heard)
 
     # -- change notification -------------------------------------------------------------------
     def listen(self, callback: Callable[[str, int], None]) -> None:
@@ -493,6 +489,7 @@ class TableService:
 
     def export(self, code: str) -> dict:
         t = self.table(code)
+        self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
 
@@ -522,34 +519,3 @@ class TableService:
         self.store.import_table(code, config, seats, events)
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
 
-
-class DataVersionWatcher(threading.Thread):
-    """Hears entries appended by other processes to the same SQLite file (used when the store
-    has no ``subscribe`` of its own): SQLite's ``PRAGMA data_version`` changes when another
-    connection commits; then the newest seq of every table loaded here is looked up."""
-
-    def __init__(self, path: str, service: TableService, interval: float = 0.05):
-        super().__init__(name="store-watcher", daemon=True)
-        self.path, self.service, self.interval = path, service, interval
-
-    def run(self) -> None:
-        import sqlite3
-        try:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error:
-            return
-        last = None
-        while True:
-            time.sleep(self.interval)
-            try:
-                version = conn.execute("PRAGMA data_version").fetchone()[0]
-                if version == last:
-                    continue
-                last = version
-                for code in list(self.service._tables):
-                    row = conn.execute("SELECT MAX(seq) FROM events WHERE table_code=?", (code,)).fetchone()
-                    if row and row[0]:
-                        self.service.heard(code, row[0])
-            except sqlite3.Error as exc:  # a storage fault: keep watching, it may clear
-                log.warning("store watcher: %s", exc)
-                time.sleep(1)

@@ -1,16 +1,19 @@
 """The Flask app: configuration, the table service, search, blueprints."""
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, jsonify, render_template, request
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
 from ..table.service import TableService
-from ..table.store import Store
+from ..table.store import StorageUnavailable, open_store
 from . import auth
+
+log = logging.getLogger("companion")
 
 
 class LazySearch:
@@ -33,6 +36,20 @@ class LazySearch:
         threading.Thread(target=self.get, name="search-index", daemon=True).start()
 
 
+def storage_unavailable(exc: StorageUnavailable):
+    """A storage fault answers 503 with one sentence and whether a retry can help: JSON for the
+    API, a small partial for htmx (the phone shows it in place, its form untouched, with a Retry
+    button), a short page otherwise. Nothing was saved, so retrying is always safe."""
+    retry = bool(getattr(exc, "retry", True))
+    body = {"message": exc.message, "retry": retry}
+    headers = {"Cache-Control": "no-store", "Retry-After": "2"} if retry else {"Cache-Control": "no-store"}
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    if request.path.startswith("/api/") or (best == "application/json" and not request.headers.get("HX-Request")):
+        return jsonify(body), 503, headers
+    template = "partials/storage_error.html" if request.headers.get("HX-Request") else "storage_error.html"
+    return render_template(template, method=request.method, **body), 503, headers
+
+
 def build_app(config: dict | None = None) -> Flask:
     app = Flask(
         "companion",
@@ -40,7 +57,7 @@ def build_app(config: dict | None = None) -> Flask:
         static_folder=str(PACKAGE / "static"),
         static_url_path="/static",
     )
-    app.config.update(DATA_DIR=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=secrets.token_hex(32),
+    app.config.update(DATA_DIR=None, DATABASE=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=secrets.token_hex(32),
                       SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
     if config:
         app.config.update(config)
@@ -48,7 +65,11 @@ def build_app(config: dict | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    app.extensions["tables"] = TableService(Store(data_dir / "companion.sqlite3"))
+    store = open_store(app.config["DATABASE"] or data_dir / "companion.sqlite3")
+    for line in store.report:  # start-up findings (a damaged file moved aside, ...): one sentence each
+        log.warning("%s", line)
+    app.extensions["store_report"] = list(store.report)
+    app.extensions["tables"] = TableService(store, snapshot_dir=data_dir / "snapshots")
     app.extensions["search"] = LazySearch(data_dir / "search-index")
     from ..table.presence import Presence
     app.extensions["presence"] = Presence()
@@ -60,6 +81,7 @@ def build_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_web.bp)
 
+    app.register_error_handler(StorageUnavailable, storage_unavailable)
     app.after_request(auth.set_csrf_cookie)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token
     from . import filters

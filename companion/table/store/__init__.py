@@ -1,0 +1,13 @@
+"""Storage of tables, seat credentials and entries: one interface, two backends.
+
+``from companion.table.store import Store, StaleWrite`` keeps working: ``Store(path)`` opens the
+embedded SQLite store (the default, no setup), ``Store("postgresql://...")`` or
+``open_store(url_or_path)`` the PostgreSQL one. See ``base.Store`` for the promises every
+backend keeps.
+"""
+from .base import (StaleWrite, StorageUnavailable, Store, TableDamaged, backend_class, open_store,
+                   token_hash)
+from .sqlite import SCHEMA, SQLiteStore
+
+__all__ = ["Store", "StaleWrite", "StorageUnavailable", "TableDamaged", "open_store", "backend_class",
+           "token_hash", "SQLiteStore", "SCHEMA"]

@@ -1,0 +1,644 @@
+"""Embedded storage: one SQLite file holds every table, seat credential and entry.
+
+Entries are append-only. An undo is itself an entry naming the entry it undoes; nothing is
+ever updated or deleted, so the history is complete and a restart replays it exactly.
+Each write is one transaction with ``synchronous=FULL``: once a request is acknowledged its
+entry survives a ``kill -9`` or a power cut.
+
+Faults: every SQLite error that is the storage's fault (disk full, read-only, locked, I/O) is
+raised as ``StorageUnavailable`` with one sentence saying what to do, and every thread's
+connection is dropped, so the next request opens a fresh one: when the fault clears, writes work
+again without a restart. At start-up the file is checked (``PRAGMA quick_check``); a damaged or
+foreign file is moved aside (never deleted), the tables that can still be read are copied into a
+fresh store, and ``report`` says so in one sentence. A timestamped copy (SQLite's online backup)
+is taken at start-up and on export, kept ``keep_backups`` deep in ``<data>/backups``.
+
+Other processes: ``subscribe`` watches ``PRAGMA data_version`` on a dedicated connection (it
+changes whenever any other connection, in any process, commits) and reads which tables moved
+from the small ``heads`` table that every append updates in its own transaction.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, log,
+                   token_hash)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    config TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    token_hash TEXT PRIMARY KEY,
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    role TEXT NOT NULL,              -- 'host', 'board' or a faction id
+    active INTEGER NOT NULL DEFAULT 1,
+    claimed INTEGER NOT NULL DEFAULT 0,
+    issued REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_by_table ON seats(table_code, role);
+CREATE TABLE IF NOT EXISTS events (
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    seq INTEGER NOT NULL,
+    seat TEXT NOT NULL,              -- who entered it: 'host' or a faction id
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,           -- JSON
+    ts REAL NOT NULL,
+    secret_for TEXT,                 -- faction whose secret the payload is, or NULL
+    summary TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (table_code, seq)
+);
+-- the latest entry of each table; tick grows by one with every append (any process), so a
+-- watcher learns which tables moved with one indexed query
+CREATE TABLE IF NOT EXISTS heads (
+    table_code TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    tick INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS heads_by_tick ON heads(tick);
+"""
+
+EXPECTED_COLUMNS = {
+    "tables": {"code", "created", "config"},
+    "seats": {"token_hash", "table_code", "role", "active", "claimed", "issued"},
+    "events": {"table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary"},
+}
+
+BUSY_TIMEOUT = 5.0          # seconds a write waits for another writer before answering 503
+POLL_INTERVAL = 0.05        # seconds between data_version checks of the watcher
+
+
+def fault_message(exc: sqlite3.Error) -> str:
+    """One sentence for a player (and the host reading over their shoulder)."""
+    text = str(exc).lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    if "full" in text or code == 13:
+        return ("The host laptop's disk is full, so the entry was not saved: free some disk space "
+                "on it, then tap Retry.")
+    if "readonly" in text or "read-only" in text or code in (8,):
+        return ("The table's data folder is read-only, so the entry was not saved: let the server "
+                "write to its data folder again, then tap Retry.")
+    if "locked" in text or "busy" in text or code in (5, 6):
+        return "The table's storage is busy (another program holds it): tap Retry in a moment."
+    if "malformed" in text or "not a database" in text or code in (11, 26):
+        return ("The table's storage file is damaged: restart the server to check and repair it "
+                "(a backup is in the data folder).")
+    if "unable to open" in text or code == 14:
+        return ("The server cannot open the table's storage file (was the data folder moved, "
+                "renamed or made read-only?): fix that, then tap Retry.")
+    return "The table's storage could not be used just now (disk error): tap Retry in a moment."
+
+
+def _stamp() -> str:
+    return _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+
+
+class SQLiteStore(Store):
+    backend = "sqlite"
+
+    def __init__(self, path, *, check: bool = True, keep_backups: int = 5, backup_dir=None,
+                 poll_interval: float = POLL_INTERVAL, busy_timeout: float = BUSY_TIMEOUT,
+                 backup_at_start: bool = True):
+        super().__init__()
+        path = str(path)
+        if path.startswith("sqlite:///"):
+            path = path[len("sqlite:///") - 1:] if path.startswith("sqlite:////") else path[len("sqlite:///"):]
+        self.path = path
+        self.keep_backups = keep_backups
+        self.backup_dir = Path(backup_dir) if backup_dir else Path(self.path).parent / "backups"
+        self.poll_interval = poll_interval
+        self.busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._generation = 0          # bumped on a fault: every thread reopens its connection
+        self._in_fault = False        # a fault was seen and no write has succeeded since
+        self._ready = False           # schema ensured
+        self._ready_lock = threading.Lock()
+        self._watcher: threading.Thread | None = None
+        self._last_export_backup = 0.0
+        self._damaged_at_start = False
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if check:
+            self._check_at_start()
+        try:
+            self._ensure_schema()
+        except StorageUnavailable as exc:   # e.g. read-only or locked at start: serve 503s, recover later
+            self.report.append(exc.message)
+        if backup_at_start and keep_backups > 0 and not self._damaged_at_start:
+            try:
+                if self._has_tables():
+                    self.backup("start")
+            except (StorageUnavailable, OSError, sqlite3.Error) as exc:
+                self.report.append(f"No start-up backup could be taken ({exc}); the tables are served anyway.")
+
+    def describe(self) -> str:
+        return f"SQLite file {self.path}"
+
+    # -- connections -------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                               check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "generation", None) != self._generation:
+            self._drop(conn)
+            conn = None
+        if conn is None:
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                self._fault(exc)
+            self._local.conn, self._local.generation = conn, self._generation
+            # opened during a fault (e.g. while the folder was read-only): such a connection may
+            # stay read-only for good, so the next write opens a fresh one
+            self._local.suspect = self._in_fault
+        if not self._ready:
+            self._ensure_schema(conn)
+        return conn
+
+    def _drop(self, conn) -> None:
+        try:
+            conn.close()
+        except Exception:  # noqa: BLE001
+            pass
+        if getattr(self._local, "conn", None) is conn:
+            self._local.conn = None
+
+    def _fault(self, exc: sqlite3.Error):
+        """Drop every thread's connection (they reopen on next use) and raise the 503 error."""
+        self._generation += 1
+        self._in_fault = True
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._drop(conn)
+        log.warning("storage fault on %s: %s", self.path, exc)
+        raise StorageUnavailable(fault_message(exc)) from exc
+
+    def _ensure_schema(self, conn=None) -> None:
+        with self._ready_lock:
+            if self._ready:
+                return
+            own = conn is None
+            try:
+                if own:
+                    conn = self._connect()
+                fresh = conn.execute("SELECT 1 FROM sqlite_master WHERE name='heads'").fetchone() is None
+                conn.executescript(SCHEMA)
+                if fresh:  # a store from before heads existed: note every table's latest entry
+                    conn.execute("INSERT OR IGNORE INTO heads(table_code, seq, tick) "
+                                 "SELECT table_code, MAX(seq), 0 FROM events GROUP BY table_code")
+                self._ready = True
+            except sqlite3.Error as exc:
+                if own and conn is not None:
+                    conn.close()
+                self._generation += 1
+                raise StorageUnavailable(fault_message(exc)) from exc
+            if own:
+                conn.close()
+
+    class _Tx:
+        def __init__(self, store: "SQLiteStore"):
+            self.store = store
+
+        def __enter__(self):
+            store = self.store
+            self.conn = store._conn()
+            if getattr(store._local, "suspect", False):
+                store._drop(self.conn)
+                self.conn = store._conn()
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                self.store._fault(exc)
+            return self.conn
+
+        def __exit__(self, exc_type, exc, tb):
+            if exc_type is None:
+                try:
+                    self.conn.execute("COMMIT")
+                except sqlite3.Error as err:
+                    self._rollback()
+                    self.store._fault(err)
+                self.store._in_fault = False   # writes work again
+                self.store._local.suspect = False
+                return False
+            self._rollback()
+            if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                self.store._fault(exc)
+            return False
+
+        def _rollback(self):
+            try:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def _tx(self):
+        return self._Tx(self)
+
+    def _read(self, sql: str, args=(), one: bool = False):
+        conn = self._conn()
+        try:
+            cur = conn.execute(sql, args)
+            return cur.fetchone() if one else cur.fetchall()
+        except sqlite3.Error as exc:
+            self._fault(exc)
+
+    # -- tables and seats ----------------------------------------------------------------------
+    def table_exists(self, code: str) -> bool:
+        return self._read("SELECT 1 FROM tables WHERE code=?", (code,), one=True) is not None
+
+    def table_config(self, code: str) -> dict | None:
+        row = self._read("SELECT config FROM tables WHERE code=?", (code,), one=True)
+        return check_config(code, row["config"]) if row else None
+
+    def list_tables(self) -> list[dict]:
+        out = []
+        for r in self._read("SELECT code, created, config FROM tables ORDER BY created DESC"):
+            try:
+                out.append({"code": r["code"], "created": r["created"], "config": check_config(r["code"], r["config"])})
+            except StorageUnavailable:
+                out.append({"code": r["code"], "created": r["created"], "config": {}, "damaged": True})
+        return out
+
+    def seat_for_token(self, code: str, token: str) -> str | None:
+        row = self._read("SELECT role FROM seats WHERE token_hash=? AND table_code=? AND active=1",
+                         (token_hash(token), code), one=True)
+        return row["role"] if row else None
+
+    def add_seat(self, code: str, role: str, token: str, *, claimed: bool, replace: bool) -> None:
+        """Issue a credential; with ``replace`` every earlier credential for that role is cancelled."""
+        with self._tx() as db:
+            if replace:
+                db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
+            db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,?,?)",
+                       (token_hash(token), code, role, 1 if claimed else 0, time.time()))
+
+    def take_seat(self, code: str, role: str, token: str) -> bool:
+        """A phone takes a free seat with a fresh credential, in one transaction: refused if a
+        phone already holds it; otherwise every earlier credential of the seat is cancelled.
+        (Two phones tapping the same seat at once: one wins, and nobody cancels the winner.)"""
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM seats WHERE table_code=? AND role=? AND active=1 AND claimed=1",
+                          (code, role)).fetchone():
+                return False
+            db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
+            db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,1,?)",
+                       (token_hash(token), code, role, time.time()))
+            return True
+
+    def seat_status(self, code: str) -> dict[str, bool]:
+        """role -> claimed, for the active credential of each faction seat."""
+        rows = self._read(
+            "SELECT role, MAX(claimed) AS claimed FROM seats WHERE table_code=? AND active=1 "
+            "AND role NOT IN ('host','board') GROUP BY role", (code,))
+        return {r["role"]: bool(r["claimed"]) for r in rows}
+
+    # -- events --------------------------------------------------------------------------------
+    def append_event(self, code: str, expected_seq: int, seat: str, type_: str, payload: dict,
+                     secret_for: str | None, summary: str, ts: float | None = None) -> int:
+        """Append entry number ``expected_seq + 1``; refuses if someone else got there first."""
+        with self._tx() as db:
+            row = db.execute("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=?", (code,)).fetchone()
+            if row["n"] != expected_seq:
+                raise StaleWrite(row["n"])
+            seq = expected_seq + 1
+            db.execute("INSERT INTO events(table_code, seq, seat, type, payload, ts, secret_for, summary) "
+                       "VALUES (?,?,?,?,?,?,?,?)",
+                       (code, seq, seat, type_, json.dumps(payload, sort_keys=True), ts or time.time(),
+                        secret_for, summary))
+            self._bump_head(db, code, seq)
+            return seq
+
+    @staticmethod
+    def _bump_head(db, code: str, seq: int) -> None:
+        db.execute("INSERT INTO heads(table_code, seq, tick) "
+                   "VALUES (?, ?, (SELECT COALESCE(MAX(tick), 0) + 1 FROM heads)) "
+                   "ON CONFLICT(table_code) DO UPDATE SET seq=excluded.seq, tick=excluded.tick",
+                   (code, seq))
+
+    def events(self, code: str) -> list[dict]:
+        rows = self._read(
+            "SELECT seq, seat, type, payload, ts, secret_for, summary FROM events WHERE table_code=? ORDER BY seq",
+            (code,))
+        return [check_row(code, r) for r in rows]
+
+    def head(self, code: str) -> int:
+        row = self._read("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=?", (code,), one=True)
+        return row["n"]
+
+    def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
+        """A table with its credentials and (when restoring an export) its entries, in one transaction."""
+        now = time.time()
+        with self._tx() as db:
+            db.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", (code, now, json.dumps(config)))
+            for role, token in seats.items():
+                db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
+                           "VALUES (?,?,?,1,?,?)", (token_hash(token), code, role, 1 if role == "host" else 0, now))
+            for e in events:
+                db.execute("INSERT INTO events(table_code, seq, seat, type, payload, ts, secret_for, summary) "
+                           "VALUES (?,?,?,?,?,?,?,?)",
+                           (code, e["seq"], e["seat"], e["type"], json.dumps(e["payload"], sort_keys=True),
+                            e["ts"], e.get("secret_for"), e.get("summary", "")))
+            if events:
+                self._bump_head(db, code, events[-1]["seq"])
+
+    # -- other processes' writes -----------------------------------------------------------------
+    def _start_watcher(self) -> None:
+        if self._watcher is not None and self._watcher.is_alive():
+            return
+        conn, tick = None, 0
+        try:
+            conn = self._watch_connection()
+            tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
+        except sqlite3.Error as exc:  # the watcher retries until the storage is back
+            log.warning("store watcher could not start yet: %s", exc)
+            if conn is not None:
+                conn.close()
+            conn, tick = None, None
+        self._watcher = threading.Thread(target=self._watch, args=(conn, tick), name="store-watch", daemon=True)
+        self._watcher.start()
+
+    def _watch_connection(self) -> sqlite3.Connection:
+        self._ensure_schema()
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
+
+    def _watch(self, conn, tick) -> None:
+        version = None
+        while not self._closed.wait(self.poll_interval if conn is not None else 1.0):
+            try:
+                if conn is None:
+                    conn = self._watch_connection()
+                    version = None
+                    if tick is None:
+                        tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
+                v = conn.execute("PRAGMA data_version").fetchone()[0]
+                if v == version:
+                    continue
+                version = v
+                rows = conn.execute("SELECT table_code, seq, tick FROM heads WHERE tick > ? ORDER BY tick",
+                                    (tick,)).fetchall()
+                for code, seq, t in rows:
+                    tick = max(tick, t)
+                    self._publish(code, seq)
+            except (sqlite3.Error, StorageUnavailable) as exc:
+                log.warning("store watcher: %s (retrying)", exc)
+                if conn is not None:
+                    try:
+                        conn.close()
+                    except sqlite3.Error:
+                        pass
+                conn = None
+        if conn is not None:
+            conn.close()
+
+    def close(self) -> None:
+        super().close()
+        if self._watcher is not None:
+            self._watcher.join(2)
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._drop(conn)
+
+    # -- backups ---------------------------------------------------------------------------------
+    def _has_tables(self) -> bool:
+        return self._read("SELECT 1 FROM tables LIMIT 1", one=True) is not None
+
+    def backup(self, reason: str = "manual") -> str | None:
+        """A consistent copy of the whole store through SQLite's online backup, while the server
+        keeps serving. Only the ``keep_backups`` newest copies are kept."""
+        if self.keep_backups <= 0:
+            return None
+        self.backup_dir.mkdir(parents=True, exist_ok=True)
+        final = self.backup_dir / f"companion-{_stamp()}-{reason}.sqlite3"
+        part = final.with_suffix(".part")
+        src = None
+        try:
+            src = sqlite3.connect(self.path, timeout=self.busy_timeout)
+            dst = sqlite3.connect(str(part))
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+            os.replace(part, final)
+        except sqlite3.Error as exc:
+            part.unlink(missing_ok=True)
+            raise StorageUnavailable(fault_message(exc)) from exc
+        finally:
+            if src is not None:
+                src.close()
+        self._rotate()
+        return str(final)
+
+    def backup_soon(self, reason: str = "export", min_interval: float = 60.0) -> None:
+        """A backup in the background, at most one per ``min_interval`` seconds (exports)."""
+        now = time.monotonic()
+        if now - self._last_export_backup < min_interval:
+            return
+        self._last_export_backup = now
+
+        def run():
+            try:
+                self.backup(reason)
+            except (StorageUnavailable, OSError) as exc:
+                log.warning("backup on %s failed: %s", reason, exc)
+        threading.Thread(target=run, name="store-backup", daemon=True).start()
+
+    def backups(self) -> list[Path]:
+        if not self.backup_dir.is_dir():
+            return []
+        return sorted(self.backup_dir.glob("companion-*.sqlite3"))
+
+    def _rotate(self) -> None:
+        for old in self.backups()[:-self.keep_backups]:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+    # -- start-up check and salvage --------------------------------------------------------------
+    def _check_at_start(self) -> None:
+        path = Path(self.path)
+        if not path.exists() or path.stat().st_size == 0:
+            return
+        verdict = self._verdict()
+        if verdict is None:
+            return
+        kind, detail = verdict
+        aside = path.with_name(f"{path.name}.{kind}-{_stamp()}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(self.path + suffix)
+            if src.exists():
+                os.replace(src, str(aside) + suffix)
+        latest = self.backups()
+        hint = ""
+        if latest:  # kept out of the rotation, so later start-up backups never push it out
+            kept = self.backup_dir / f"kept-{latest[-1].name}"
+            try:
+                import shutil
+                shutil.copyfile(latest[-1], kept)
+                hint = f" The newest backup from before the damage is {kept}."
+            except OSError:
+                hint = f" The newest backup is {latest[-1]}."
+        self._damaged_at_start = True
+        if kind == "foreign":
+            self.report.append(
+                f"{path} is not a Dune Table Companion store ({detail}): it was moved aside to {aside} "
+                f"untouched and a new, empty store was started.")
+            return
+        saved, lost = self._salvage(str(aside))
+        lost_text = (f", {len(lost)} could not be read in full ({', '.join(lost[:10])}"
+                     f"{', ...' if len(lost) > 10 else ''}) and are missing" if lost else "")
+        self.report.append(
+            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered intact "
+            f"and are served{lost_text}; the damaged file is kept as {aside}, and a missing table comes "
+            f"back by importing its export, or by stopping the server and copying a backup over the "
+            f"store.{hint}")
+
+    def _verdict(self):
+        """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
+        troubles (locked, read-only, permissions) are not damage: the file is left alone."""
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=self.busy_timeout)
+        except sqlite3.Error:
+            return None
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in rows] != [("ok",)]:
+                return "damaged", "; ".join(str(r[0]) for r in rows[:3])
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            for table, cols in EXPECTED_COLUMNS.items():
+                if table in names:
+                    have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+                    if not cols <= have:
+                        return "foreign", f"its {table!r} table is not ours"
+                elif names - {"sqlite_sequence", "sqlite_stat1"} and not names & set(EXPECTED_COLUMNS):
+                    return "foreign", "it holds another program's tables"
+            return None
+        except sqlite3.DatabaseError as exc:
+            text = str(exc).lower()
+            if "not a database" in text or "encrypted" in text:
+                with open(self.path, "rb") as f:
+                    ours = f.read(16) == b"SQLite format 3\0"
+                return ("damaged", str(exc)) if ours else ("foreign", "it is not an SQLite database")
+            if "malformed" in text or "corrupt" in text:
+                return "damaged", str(exc)
+            return None  # locked, I/O, read-only: a fault to report later, not damage
+        finally:
+            conn.close()
+
+    def _salvage(self, damaged: str) -> tuple[list[str], list[str]]:
+        """Copy every table that can still be read in full from the damaged file into a fresh
+        store, row by row (a damaged page costs only the rows on it). A table is recovered only if
+        its settings, its credentials and every one of its entries (numbered 1..n, n being its
+        recorded head) can be read. Returns (recovered codes, codes that could not be)."""
+        work = damaged + ".salvage"
+        try:
+            copy_padded(damaged, work)
+            old = sqlite3.connect(f"file:{work}?mode=ro", uri=True)
+        except (OSError, sqlite3.Error):
+            return [], ["(every table)"]
+        try:
+            tables = probe_rows(old, "tables", "code, created, config")
+            seats = probe_rows(old, "seats", "token_hash, table_code, role, active, claimed, issued")
+            events = probe_rows(old, "events", "table_code, seq, seat, type, payload, ts, secret_for, summary")
+            heads = {r[0]: r[1] for r in probe_rows(old, "heads", "table_code, seq, tick")}
+        finally:
+            old.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(work + suffix).unlink(missing_ok=True)
+        by_table: dict[str, list] = {}
+        for e in events:
+            by_table.setdefault(e[0], []).append(e)
+        seats_of: dict[str, list] = {}
+        for st in seats:
+            seats_of.setdefault(st[1], []).append(st)
+        codes = {t[0]: t for t in tables}
+        saved, lost = [], sorted((set(by_table) | set(seats_of)) - set(codes))
+        self._ensure_schema()
+        new = self._connect()
+        try:
+            for code, t in codes.items():
+                rows = sorted(by_table.get(code, []), key=lambda e: e[1])
+                keys = ("table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary")
+                try:
+                    check_config(code, t[2])
+                    for e in rows:
+                        check_row(code, dict(zip(keys, e)))
+                    n = len(rows)
+                    if [e[1] for e in rows] != list(range(1, n + 1)) or heads.get(code, n) != n:
+                        raise ValueError("entries missing")
+                    if not any(st[2] == "host" and st[3] for st in seats_of.get(code, [])):
+                        raise ValueError("host credential missing")
+                except (StorageUnavailable, ValueError):
+                    lost.append(code)
+                    continue
+                new.execute("BEGIN IMMEDIATE")
+                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(t))
+                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats_of.get(code, []))
+                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+                if rows:
+                    self._bump_head(new, code, rows[-1][1])
+                new.execute("COMMIT")
+                saved.append(code)
+        finally:
+            new.close()
+        return saved, lost
+
+
+def probe_rows(conn: sqlite3.Connection, table: str, columns: str, give_up_after: int = 5000) -> list[tuple]:
+    """Every row of ``table`` that can still be read, one rowid at a time, so that a damaged page
+    costs only its own rows."""
+    try:
+        top = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        top = None
+    rows, misses, rowid = [], 0, 0
+    while (top is not None and rowid < top) or (top is None and misses < give_up_after):
+        rowid += 1
+        try:
+            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid=?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None:
+            misses += 1
+        else:
+            misses = 0
+            rows.append(tuple(row))
+    return rows
+
+
+def copy_padded(src: str, dst: str) -> None:
+    """Copy a database file (and its WAL) for salvage. A truncated file is padded with zeros up to
+    the size its header declares, so SQLite reads every page that is still there instead of
+    refusing the whole file."""
+    import shutil
+    shutil.copyfile(src, dst)
+    if os.path.exists(src + "-wal"):
+        shutil.copyfile(src + "-wal", dst + "-wal")
+    with open(dst, "r+b") as f:
+        header = f.read(100)
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+            return
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        size = os.fstat(f.fileno()).st_size
+        if page_size and pages and size < page_size * pages:
+            f.truncate(page_size * pages)
