@@ -205,7 +205,7 @@ class Phone:
                 self.views.append((time.perf_counter(), got))
                 if got >= self.wanted:
                     return
-                await asyncio.sleep(0)
+                await asyncio.sleep(0.01)  # another process may not have heard of it yet
         except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
             if not self.run.stop.is_set():
                 self.run.error(f"{self.code}/{self.faction}: fetch {type(exc).__name__}: {exc}")

@@ -245,3 +245,21 @@ def test_a_snapshot_made_by_other_rules_is_not_used(app, monkeypatch):
                                                                    real_replay(c, s, ev, **kw)))
     assert fresh.table(t.code).state["storm"]["sector"] == 6
     assert replayed == [1, 2, 3, 4, 5, 6]  # replayed from the start
+
+
+def test_an_entry_on_a_revision_this_process_has_not_heard_of_yet_is_accepted(app, monkeypatch):
+    """Behind a round-robin proxy a phone may send revision n+1 to a process that has not yet
+    been told about entry n+1: it looks at the store instead of answering 409."""
+    client = app.test_client()
+    t = create_table(client, SIX)
+    store = app.extensions["tables"].store
+    with monkeypatch.context() as m:
+        m.setattr(store, "subscribe", lambda callback: None)  # its notifications never arrive
+        other = service_mod.TableService(store)  # "the other process"
+    assert other.table(t.code).revision == 0
+    act(client, t.code, t.host, type="storm.set", sector=4)  # written through this one
+    assert other.table(t.code).revision == 0  # it has not heard
+    state_after = other.submit(t.code, "host", {"type": "storm.set", "sector": 5, "revision": 1})
+    assert state_after["revision"] == 2 and state_after["storm"]["sector"] == 5
+    with pytest.raises(service_mod.Stale):
+        other.submit(t.code, "host", {"type": "storm.set", "sector": 6, "revision": 1})

@@ -242,6 +242,16 @@ class TableService:
         t.latest = t.revision
         return t
 
+    def _check_revision(self, t: Table, seen: int) -> None:
+        """The phone saw revision ``seen``; refuse (409) unless that is the table's newest. A
+        phone may know a newer revision than this process has heard of yet (another process
+        wrote it a moment ago): look at the store before refusing. Called with ``t.lock`` held."""
+        if seen != t.revision and (seen > t.revision or t.behind) and self.store.head(t.code) > t.revision:
+            t.latest = max(t.latest, seen)
+            self._catch_up(t)
+        if seen != t.revision:
+            raise Stale(t.revision)
+
     def _catch_up(self, t: Table) -> None:
         """Fold in the entries another process appended (called with ``t.lock`` held)."""
         since = getattr(self.store, "events_since", None)
@@ -372,8 +382,7 @@ class TableService:
         if payload.revision is None:
             raise EntryError("revision: say which revision of the table this entry was made on.")
         with t.lock:
-            if payload.revision != t.revision:
-                raise Stale(t.revision)
+            self._check_revision(t, payload.revision)
             work = copy.deepcopy(t.state)
             ctx = Ctx(actor=role, board=self.board, override=payload.override, reason=payload.reason)
             try:
@@ -430,8 +439,8 @@ class TableService:
         if role == "board":
             raise Forbidden("The board view can only watch.")
         with t.lock:
-            if revision is not None and revision != t.revision:
-                raise Stale(t.revision)
+            if revision is not None:
+                self._check_revision(t, revision)
             target = next((e for e in reversed(t.events)
                            if e["type"] != "undo" and e["seq"] not in t.undone), None)
             if target is None:
