@@ -47,7 +47,7 @@ PG_URL = os.environ.get("COMPANION_TEST_DATABASE", "").strip() or None
 DEFAULT_BACKEND = os.environ.get("COMPANION_TEST_BACKEND", "sqlite").strip() or "sqlite"
 BACKENDS = ("sqlite", "postgresql")
 # modules whose tests run on both backends in one run (the store interface, the API, restarts)
-BOTH_BACKENDS = ("test_store", "test_api", "test_restart", "test_concurrency")
+BOTH_BACKENDS = ("test_store", "test_api", "test_restart", "test_concurrency", "test_streams")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 

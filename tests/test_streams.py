@@ -212,7 +212,7 @@ def test_a_long_table_loads_from_its_snapshot(app, monkeypatch, tmp_path):
     assert poll(lambda: snapshot.exists())
     before = state(client, t.code, t.host)
 
-    fresh = service_mod.TableService(tables.store)
+    fresh = service_mod.TableService(tables.store, snapshot_dir=tables.snapshot_dir)
     replayed: list[int] = []
     real_replay = fresh._replay
 
@@ -238,7 +238,7 @@ def test_a_snapshot_made_by_other_rules_is_not_used(app, monkeypatch):
     tables = app.extensions["tables"]
     assert poll(lambda: (tables.snapshot_dir / f"{t.code}.json").exists())
     monkeypatch.setattr(service_mod, "_FINGERPRINT", "other-rules")
-    fresh = service_mod.TableService(tables.store)
+    fresh = service_mod.TableService(tables.store, snapshot_dir=tables.snapshot_dir)
     replayed: list[int] = []
     real_replay = fresh._replay
     monkeypatch.setattr(fresh, "_replay", lambda c, s, ev, **kw: (replayed.extend(e["seq"] for e in ev),
