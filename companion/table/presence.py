@@ -1,9 +1,15 @@
-"""Who is connected: open live streams per table and seat, in this process.
+"""Who holds a live stream right now, per table (in memory, per server process).
 
-``enter``/``leave`` are called when a seat's live stream opens and closes; ``bump`` when seat
-claims change (a phone joined a seat). Each of them increases the table's epoch and calls every
-subscriber with ``(code, epoch)`` so the open streams can send ``event: seats``.
-Thread-safe: streams run on the event loop, joins in worker threads.
+``enter(code, role)`` when a browser opens ``/t/<code>/events`` with a seat credential, ``leave``
+when that stream ends; ``connected(code)`` answers role -> open streams. Every change (and every
+seat claim or re-issue, through ``bump``) increases the table's ``epoch``, and wakes whoever
+waits for it: the streams send ``event: seats`` / ``data: <epoch>`` so the host page refreshes its
+seat list. Anonymous listeners (the public board screen) are not counted.
+
+Waking: ``subscribe(callback)`` registers ``callback(code, epoch)`` (called in the thread that made
+the change; keep it short), and ``wait(code, epoch, timeout)`` blocks a thread until the epoch
+moves past ``epoch``. Both work for a threaded or an async server (an async server subscribes a
+callback that hands over to its loop with ``call_soon_threadsafe``).
 """
 from __future__ import annotations
 
@@ -14,56 +20,68 @@ from typing import Callable
 
 class Presence:
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
         self._open: dict[str, dict[str, int]] = defaultdict(dict)
         self._epoch: dict[str, int] = defaultdict(int)
         self._subscribers: list[Callable[[str, int], None]] = []
 
-    def subscribe(self, callback: Callable[[str, int], None]) -> None:
-        """``callback(code, epoch)`` after every change (called in the changing thread)."""
-        self._subscribers.append(callback)
+    @staticmethod
+    def _key(code: str) -> str:
+        return (code or "").upper()
 
-    def _changed(self, code: str) -> None:
-        self._epoch[code] += 1
-        epoch = self._epoch[code]
-        return epoch
+    # -- the contract ----------------------------------------------------------------------------
+    def enter(self, code: str, role: str) -> int:
+        """A stream for ``role`` opened at table ``code``; returns the new epoch."""
+        code = self._key(code)
+        with self._cond:
+            roles = self._open[code]
+            roles[role] = roles.get(role, 0) + 1
+        return self.bump(code)
 
-    def _publish(self, code: str, epoch: int) -> None:
-        for cb in list(self._subscribers):
-            cb(code, epoch)
-
-    def enter(self, code: str, role: str) -> None:
-        code = code.upper()
-        with self._lock:
-            seats = self._open[code]
-            seats[role] = seats.get(role, 0) + 1
-            epoch = self._changed(code)
-        self._publish(code, epoch)
-
-    def leave(self, code: str, role: str) -> None:
-        code = code.upper()
-        with self._lock:
-            seats = self._open.get(code, {})
-            if seats.get(role, 0) <= 1:
-                seats.pop(role, None)
+    def leave(self, code: str, role: str) -> int:
+        """That stream ended (leaving more often than entering is harmless)."""
+        code = self._key(code)
+        with self._cond:
+            roles = self._open[code]
+            n = roles.get(role, 0) - 1
+            if n > 0:
+                roles[role] = n
             else:
-                seats[role] -= 1
-            if not seats:
-                self._open.pop(code, None)
-            epoch = self._changed(code)
-        self._publish(code, epoch)
-
-    def bump(self, code: str) -> None:
-        """Seat claims changed (someone joined or a seat was re-issued)."""
-        code = code.upper()
-        with self._lock:
-            epoch = self._changed(code)
-        self._publish(code, epoch)
+                roles.pop(role, None)
+        return self.bump(code)
 
     def connected(self, code: str) -> dict[str, int]:
-        with self._lock:
-            return dict(self._open.get(code.upper(), {}))
+        """role -> number of open streams (roles without one are absent)."""
+        with self._cond:
+            return dict(self._open.get(self._key(code), {}))
 
     def epoch(self, code: str) -> int:
-        with self._lock:
-            return self._epoch.get(code.upper(), 0)
+        with self._cond:
+            return self._epoch.get(self._key(code), 0)
+
+    # -- additions -------------------------------------------------------------------------------
+    def bump(self, code: str) -> int:
+        """Something about the seats changed (a claim, a re-issue): wake every listener."""
+        code = self._key(code)
+        with self._cond:
+            self._epoch[code] += 1
+            epoch = self._epoch[code]
+            self._cond.notify_all()
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            try:
+                callback(code, epoch)
+            except Exception:  # noqa: BLE001 - a listener's fault must not break a join
+                pass
+        return epoch
+
+    def subscribe(self, callback: Callable[[str, int], None]) -> None:
+        with self._cond:
+            self._subscribers.append(callback)
+
+    def wait(self, code: str, epoch: int, timeout: float) -> int:
+        """Block until the table's epoch differs from ``epoch`` (or ``timeout`` seconds); returns it."""
+        code = self._key(code)
+        with self._cond:
+            self._cond.wait_for(lambda: self._epoch.get(code, 0) != epoch, timeout)
+            return self._epoch.get(code, 0)

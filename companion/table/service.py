@@ -168,6 +168,10 @@ class TableService:
                 t.lock.release()
         self._publish(code, latest_seq)
 
+    def loaded(self, code: str) -> Table | None:
+        """The table if this process has it in memory (never loads, never waits)."""
+        return self._tables.get((code or "").upper())
+
     def cached_revision(self, code: str) -> int | None:
         """The newest revision known for a loaded table, without loading or waiting (for streams)."""
         t = self._tables.get(code.upper())

@@ -69,11 +69,12 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
-def _stream_role(tables, code: str, scope) -> tuple[bool, str | None]:
-    """(table exists, role of the seat credential sent, if any). Runs in a worker thread."""
+def _stream_role(tables, code: str, scope) -> tuple[bool, str | None, str | None]:
+    """(table exists, role of the seat credential sent if any, that credential). Runs in a
+    worker thread (it may load the table)."""
     t = tables.table(code)
     if t is None:
-        return False, None
+        return False, None, None
     token = None
     authz = _header(scope, b"authorization") or ""
     if authz[:7].lower() == "bearer ":
@@ -86,7 +87,8 @@ def _stream_role(tables, code: str, scope) -> tuple[bool, str | None]:
             pass
         morsel = cookies.get(auth.seat_cookie(code))
         token = morsel.value if morsel else None
-    return True, (tables.role_for(code, token) if token else None)
+    role = tables.role_for(code, token) if token else None
+    return True, role, (token if role else None)
 
 
 async def _send_text(send, status: int, text: str) -> None:
@@ -225,7 +227,7 @@ class CompanionASGI:
         loop = asyncio.get_running_loop()
         if self.hub.loop is None:
             self.hub.loop = loop
-        exists, role = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
+        exists, role, token = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
         if not exists:
             return await _send_text(send, 404, f"There is no table {code!r} on this server.")
         config = self.flask.config
@@ -278,6 +280,9 @@ class CompanionASGI:
                 if epoch != seats_seen:
                     seats_seen = epoch
                     await put(f"event: seats\ndata: {epoch}\n\n")
+                    if role is not None and await loop.run_in_executor(
+                            None, self.tables.role_for, code, token) != role:
+                        break  # this seat was re-issued: the phone is no longer connected as it
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), heartbeat)
