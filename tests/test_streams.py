@@ -227,6 +227,12 @@ def test_a_long_table_loads_from_its_snapshot(app, monkeypatch, tmp_path):
     assert loaded.state["revision"] == before["revision"]
     assert replayed and min(replayed) > 10  # only the entries after the snapshot were replayed
     assert loaded.state["storm"]["sector"] == 6 and loaded.state["private"]["atreides"]["spice"] == 24
+    # the entries before the snapshot are read when they are needed: history, export, undo
+    assert [e["seq"] for e in fresh.history(t.code, "host")] == list(range(1, 27))
+    assert len(fresh.export(t.code)["events"]) == 26
+    after_undo = fresh.undo(t.code, "host", 26)
+    assert after_undo["revision"] == 27
+    assert after_undo["private"]["atreides"]["spice"] == 24 and after_undo["storm"]["sector"] != 6
 
 
 def test_a_snapshot_made_by_other_rules_is_not_used(app, monkeypatch):

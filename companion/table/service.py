@@ -75,7 +75,8 @@ class Table:
         self.config = config
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # the entries numbered above events_from (0: all of them)
+        self.events_from = 0          # a table loaded from its snapshot reads older entries on demand
         self.undone: dict[int, int] = {}  # undone seq -> seq of the undo entry
         self.state: dict = {}
         self.latest = 0          # the newest seq known to exist (another process may be ahead of us)
@@ -83,7 +84,7 @@ class Table:
 
     @property
     def revision(self) -> int:
-        return self.events[-1]["seq"] if self.events else 0
+        return self.events[-1]["seq"] if self.events else self.events_from
 
     @property
     def behind(self) -> bool:
@@ -233,13 +234,13 @@ class TableService:
         if config is None:
             return None
         t = Table(code, config)
-        t.events = self.store.events(code)
         snap = self._read_snapshot(t)
-        if snap is not None:
+        if snap is not None:  # t.events holds the entries after the snapshot only
             t.state, t.undone = snap
-            t.snapshot_seq = t.state["revision"]
-            self._fold_on(t, t.events[t.snapshot_seq:])
+            t.snapshot_seq = t.events_from = t.state["revision"]
+            self._fold_on(t, t.events)
         else:
+            t.events = self.store.events(code)
             t.state, t.undone = self.fold(code, config, t.events)
             if len(t.events) >= SNAPSHOT_EVERY:
                 self._write_snapshot_later(t)
@@ -258,9 +259,7 @@ class TableService:
 
     def _catch_up(self, t: Table) -> None:
         """Fold in the entries another process appended (called with ``t.lock`` held)."""
-        since = getattr(self.store, "events_since", None)
-        new = since(t.code, t.revision) if since else self.store.events(t.code)[t.revision:]
-        new = [e for e in new if e["seq"] > t.revision]
+        new = [e for e in self.store.events_since(t.code, t.revision) if e["seq"] > t.revision]
         if new:
             t.events.extend(new)
             self._fold_on(t, new)
@@ -272,12 +271,21 @@ class TableService:
         if not new:
             return
         if any(e["type"] == "undo" for e in new):
-            t.state, t.undone = self.fold(t.code, t.config, t.events)
+            t.state, t.undone = self.fold(t.code, t.config, self.all_events(t))
             return
         state = copy.deepcopy(t.state)
         self._replay(t.code, state, new, strict=False)
         state["revision"] = new[-1]["seq"]
         t.state = state
+
+    def all_events(self, t: Table) -> list[dict]:
+        """Every entry of the table, reading the ones before its snapshot now if they were not
+        read at load (called with ``t.lock`` held)."""
+        if t.events_from:
+            older = [e for e in self.store.events(t.code) if e["seq"] <= t.events_from]
+            t.events = older + t.events
+            t.events_from = 0
+        return t.events
 
     # -- snapshots: a long table loads from its last cached fold --------------------------------
     def _snapshot_path(self, code: str) -> Path | None:
@@ -290,10 +298,13 @@ class TableService:
         try:
             snap = json.loads(path.read_text("utf-8"))
             seq = snap["seq"]
-            if (snap["rules"] != rules_fingerprint() or not 0 < seq <= len(t.events)
-                    or snap["last"] != [t.events[seq - 1]["type"], t.events[seq - 1]["ts"]]):
+            if snap["rules"] != rules_fingerprint() or not isinstance(seq, int) or seq < 1:
+                return None
+            tail = self.store.events_since(t.code, seq - 1)  # the snapshot's last entry and what follows
+            if not tail or tail[0]["seq"] != seq or snap["last"] != [tail[0]["type"], tail[0]["ts"]]:
                 return None
             undone = {int(k): v for k, v in snap["undone"].items()}
+            t.events = tail[1:]
             return snap["state"], undone
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("table %s: snapshot not used (%s)", t.code, exc)
@@ -311,10 +322,13 @@ class TableService:
         def write():
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
+                text = json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
+                                   "last": [last["type"], last["ts"]], "state": state, "undone": undone})
+                if json.loads(text)["state"] != state:  # something JSON cannot carry: no snapshot
+                    log.warning("table %s: its state does not survive JSON; no snapshot", t.code)
+                    return
                 tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
-                                           "last": [last["type"], last["ts"]], "state": state,
-                                           "undone": undone}), "utf-8")
+                tmp.write_text(text, "utf-8")
                 os.replace(tmp, path)
             except OSError as exc:
                 log.warning("table %s: snapshot not written (%s)", t.code, exc)
@@ -445,7 +459,7 @@ class TableService:
         with t.lock:
             if revision is not None:
                 self._check_revision(t, revision)
-            target = next((e for e in reversed(t.events)
+            target = next((e for e in reversed(self.all_events(t))
                            if e["type"] != "undo" and e["seq"] not in t.undone), None)
             if target is None:
                 raise EntryError("There is nothing to undo.")
@@ -486,7 +500,7 @@ class TableService:
         """Every entry: who, what, when. Another faction's secret payloads are not shown."""
         t = self.table(code)
         with t.lock:
-            events = list(t.events)
+            events = list(self.all_events(t))
             undone = dict(t.undone)
         out = []
         for e in events:
@@ -504,7 +518,7 @@ class TableService:
         t = self.table(code)
         self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
-            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
+            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(self.all_events(t))}
 
     def import_table(self, data: dict) -> dict:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
