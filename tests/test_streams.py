@@ -269,3 +269,30 @@ def test_an_entry_on_a_revision_this_process_has_not_heard_of_yet_is_accepted(ap
     assert state_after["revision"] == 2 and state_after["storm"]["sector"] == 5
     with pytest.raises(service_mod.Stale):
         other.submit(t.code, "host", {"type": "storm.set", "sector": 6, "revision": 1})
+
+
+def test_past_the_connection_limit_the_server_says_busy_instead_of_freezing(live_server):
+    srv = live_server(args=("--max-connections", "20"))
+    status, t = srv.request("POST", "/api/tables", {"factions": SIX})
+    code = t["table"]
+    streams, statuses = [], []
+    try:
+        for _ in range(30):
+            s = Stream(srv.port, code)
+            streams.append(s)
+            head = s.wait_for("\r\n")
+            statuses.append(int(head.split(" ")[1]))
+        assert 200 in statuses and 503 in statuses  # the extra ones were told at once
+        assert statuses.count(200) < 20
+    finally:
+        for s in streams:
+            s.close()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the closed streams free their slots
+        try:
+            if srv.request("GET", f"/api/tables/{code}/state", token=t["host_token"])[0] == 200:
+                break
+        except (OSError, ValueError):  # refused, or the plain-text 503
+            pass
+        time.sleep(0.1)
+    assert srv.request("GET", f"/api/tables/{code}/state", token=t["host_token"])[0] == 200
