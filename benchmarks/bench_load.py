@@ -189,7 +189,6 @@ class Phone:
         """Fetch the view until it shows the newest revision announced (like htmx: one at a time)."""
         try:
             while True:
-                want = self.wanted
                 path = f"/api/tables/{self.code}/state" if self.run.args.fetch == "state" else f"/t/{self.code}/view"
                 async with self.session.get(path) as r:
                     body = await r.read()

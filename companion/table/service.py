@@ -137,7 +137,6 @@ class TableService:
         self._loading: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._listeners: list[Callable[[str, int], None]] = []
-        self._views: dict[tuple[str, int, str], bytes] = {}
         if snapshot_dir is None and getattr(store, "path", None):
             snapshot_dir = Path(store.path).parent / "snapshots"
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
@@ -481,20 +480,6 @@ class TableService:
             if t.known_revision == since:
                 t.changed.wait(timeout)
             return t.known_revision
-
-    def view_json(self, code: str, viewer: str, render: Callable[[dict, str], object]) -> bytes:
-        """``render(state, viewer)`` as JSON bytes, cached per (table, revision, viewer): a phone
-        that asks again for the same revision costs a dictionary look-up."""
-        t = self.table(code)
-        state = t.state
-        key = (t.code, state["revision"], viewer)
-        body = self._views.get(key)
-        if body is None:
-            body = json.dumps(render(state, viewer), separators=(",", ":")).encode("utf-8")
-            if len(self._views) > 4096:
-                self._views.clear()
-            self._views[key] = body
-        return body
 
     def history(self, code: str, viewer: str) -> list[dict]:
         """Every entry: who, what, when. Another faction's secret payloads are not shown."""
