@@ -70,6 +70,10 @@ def serve(argv: list[str]) -> int:
     except ValueError as exc:  # e.g. an unknown --database scheme
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # e.g. a data folder that cannot be created
+        print(f"companion: cannot use the data folder {args.data or ''}: {exc.strerror or exc}; "
+              f"choose another with --data.", file=sys.stderr)
+        return 2
     app.extensions["search"].warm()
     server = make_server(app, args)
     print("Dune Table Companion")

@@ -255,3 +255,63 @@ def raw_update(backend, target, sql):
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(f'SET search_path TO "{schema}"')
         conn.execute(sql)
+
+
+def test_subscribe_seats_hears_claims_and_reissues_from_another_store_object(target):
+    listener, writer = open_store(target), open_store(target)
+    heard = []
+    try:
+        writer.create_table("SEATH", CONFIG, {"host": "h", "atreides": "a", "fremen": "f"})
+        unsubscribe = listener.subscribe_seats(heard.append)
+        entries = []
+        listener.subscribe(lambda code, seq: entries.append((code, seq)))
+        assert writer.take_seat("SEATH", "atreides", "phone-a") is True
+        assert wait_for(lambda: heard.count("SEATH") >= 1), heard
+        writer.add_seat("SEATH", "fremen", "f-new", claimed=False, replace=True)   # a re-issue
+        assert wait_for(lambda: heard.count("SEATH") >= 2), heard
+        assert writer.take_seat("SEATH", "atreides", "phone-b") is False           # refused: no news
+        time.sleep(0.3)
+        assert heard.count("SEATH") == 2 and entries == []
+        unsubscribe()
+        writer.take_seat("SEATH", "fremen", "phone-f")
+        time.sleep(0.3)
+        assert heard.count("SEATH") == 2
+    finally:
+        listener.close()
+        writer.close()
+
+
+def test_a_store_from_the_previous_version_opens_and_keeps_everything(tmp_path):
+    """An SQLite file written before the store knew about heads and seat_heads: it opens, every
+    entry is there, the next entry gets the next number, and other processes hear it."""
+    import sqlite3
+    path = tmp_path / "companion.sqlite3"
+    old_schema = """
+    CREATE TABLE tables (code TEXT PRIMARY KEY, created REAL NOT NULL, config TEXT NOT NULL);
+    CREATE TABLE seats (token_hash TEXT PRIMARY KEY, table_code TEXT NOT NULL REFERENCES tables(code),
+        role TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1, claimed INTEGER NOT NULL DEFAULT 0,
+        issued REAL NOT NULL);
+    CREATE INDEX seats_by_table ON seats(table_code, role);
+    CREATE TABLE events (table_code TEXT NOT NULL REFERENCES tables(code), seq INTEGER NOT NULL,
+        seat TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, ts REAL NOT NULL, secret_for TEXT,
+        summary TEXT NOT NULL DEFAULT '', PRIMARY KEY (table_code, seq));
+    """
+    with sqlite3.connect(path) as conn:
+        conn.executescript(old_schema)
+        conn.execute("INSERT INTO tables VALUES ('OLDTB', 1.0, ?)", (json.dumps(CONFIG),))
+        for seq in (1, 2, 3):
+            conn.execute("INSERT INTO events VALUES ('OLDTB', ?, 'host', 'storm.set', ?, 1.0, NULL, 's')",
+                         (seq, json.dumps({"sector": seq})))
+    store, other = open_store(path), open_store(path)
+    try:
+        assert store.report == []
+        assert [e["seq"] for e in store.events("OLDTB")] == [1, 2, 3]
+        heard = []
+        store.subscribe(lambda code, seq: heard.append((code, seq)))
+        with pytest.raises(StaleWrite):
+            entry(other, "OLDTB", 2)
+        assert entry(other, "OLDTB", 3) == 4
+        assert wait_for(lambda: ("OLDTB", 4) in heard), heard
+    finally:
+        store.close()
+        other.close()

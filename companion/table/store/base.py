@@ -71,6 +71,7 @@ class Store:
 
     def __init__(self) -> None:  # backends call this first
         self._subscribers: list[Callback] = []
+        self._seat_subscribers: list[Callable[[str], None]] = []
         self._sub_lock = threading.Lock()
         self._closed = threading.Event()
         self.report: list[str] = []   # start-up findings, one sentence each (damaged file, ...)
@@ -88,6 +89,27 @@ class Store:
                 if callback in self._subscribers:
                     self._subscribers.remove(callback)
         return unsubscribe
+
+    def subscribe_seats(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(table_code)`` from a background thread whenever a seat credential of
+        that table is issued, re-issued or claimed by ANY process (e.g. to wake ``event: seats``
+        streams served by another process). Returns an unsubscribe function."""
+        with self._sub_lock:
+            self._seat_subscribers.append(callback)
+            self._start_watcher()
+
+        def unsubscribe() -> None:
+            with self._sub_lock:
+                if callback in self._seat_subscribers:
+                    self._seat_subscribers.remove(callback)
+        return unsubscribe
+
+    def _publish_seats(self, code: str) -> None:
+        for cb in list(self._seat_subscribers):
+            try:
+                cb(code)
+            except Exception:  # noqa: BLE001
+                log.exception("store seat subscriber failed for %s", code)
 
     def _publish(self, code: str, seq: int) -> None:
         for cb in list(self._subscribers):

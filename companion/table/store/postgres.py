@@ -9,9 +9,9 @@ commit), and ``subscribe`` LISTENs on a dedicated connection, so every process o
 every write. After a lost connection the listener reconnects and reports every table's head once,
 so nothing that happened meanwhile goes unheard.
 
-The URL is a libpq URL. One extra query parameter, ``schema=NAME``, keeps the companion's tables
-in their own schema (created if missing), so several companions (or test runs) can share one
-database.
+The URL is a libpq URL. Extra query parameters: ``schema=NAME`` keeps the companion's tables in
+their own schema (created if missing), so several companions (or test runs) can share one
+database; ``pool_size=N`` sets how many connections each process keeps (default 8).
 """
 from __future__ import annotations
 
@@ -81,12 +81,15 @@ FAULTS = (psycopg.OperationalError, psycopg.InterfaceError, pgerr.ReadOnlySqlTra
           pgerr.SerializationFailure, pgerr.DeadlockDetected)
 
 
+OWN_PARAMS = ("schema", "pool_size")
+
+
 def split_url(url: str) -> tuple[str, str | None]:
     """(libpq URL without our own parameters, schema or None)."""
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = next((v for k, v in query if k == "schema"), None)
-    rest = [(k, v) for k, v in query if k != "schema"]
+    rest = [(k, v) for k, v in query if k not in OWN_PARAMS]
     if schema is not None and not NAME.match(schema):
         raise ValueError(f"schema={schema!r}: use lower-case letters, digits and _")
     scheme = "postgresql" if parts.scheme in ("postgres", "postgresql") else parts.scheme
@@ -100,6 +103,11 @@ class PostgresStore(Store):
         super().__init__()
         self.url = url
         self.conninfo, self.schema = split_url(url)
+        asked = dict(parse_qsl(urlsplit(url).query)).get("pool_size")
+        if asked is not None:
+            if not asked.isdigit() or not 1 <= int(asked) <= 200:
+                raise ValueError(f"pool_size={asked!r}: use a number of connections from 1 to 200")
+            pool_size = int(asked)
         self.channel = "companion_events" + (f"_{self.schema}" if self.schema else "")
         self.pool_size, self.pool_wait = pool_size, pool_wait
         self._idle: list[psycopg.Connection] = []
@@ -212,8 +220,8 @@ class PostgresStore(Store):
                 with self._db() as conn:
                     cur = conn.cursor(row_factory=psycopg.rows.dict_row)
                     return cur.execute(sql, args).fetchall()
-            except StorageUnavailable:
-                if attempt == 2:
+            except StorageUnavailable as exc:
+                if attempt == 2 or not isinstance(exc.__cause__, psycopg.Error):
                     raise
 
     # -- tables and seats ----------------------------------------------------------------------
@@ -245,6 +253,7 @@ class PostgresStore(Store):
                 conn.execute("UPDATE seats SET active=FALSE WHERE table_code=%s AND role=%s", (code, role))
             conn.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
                          "VALUES (%s,%s,%s,TRUE,%s,%s)", (token_hash(token), code, role, bool(claimed), time.time()))
+            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"seats {code}"))
 
     def take_seat(self, code: str, role: str, token: str) -> bool:
         with self._db(write=True) as conn, conn.transaction():
@@ -256,6 +265,7 @@ class PostgresStore(Store):
             conn.execute("UPDATE seats SET active=FALSE WHERE table_code=%s AND role=%s", (code, role))
             conn.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) "
                          "VALUES (%s,%s,%s,TRUE,TRUE,%s)", (token_hash(token), code, role, time.time()))
+            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"seats {code}"))
             return True
 
     def seat_status(self, code: str) -> dict[str, bool]:
@@ -332,15 +342,21 @@ class PostgresStore(Store):
                 conn.execute(f'LISTEN "{self.channel}"')
                 ready.set()
                 if not first:  # what happened while we were deaf: every table's head, once
-                    with conn.cursor() as cur:
-                        for code, seq in cur.execute("SELECT table_code, MAX(seq) FROM events GROUP BY table_code"):
-                            self._publish(code, seq)
+                    try:
+                        heads = conn.execute("SELECT table_code, MAX(seq) FROM events GROUP BY table_code").fetchall()
+                    except psycopg.errors.UndefinedTable:
+                        heads = []
+                    for code, seq in heads:
+                        self._publish(code, seq)
                 first = False
                 while not self._closed.is_set():
                     for note in conn.notifies(timeout=0.5):
-                        code, _, seq = note.payload.rpartition(" ")
-                        try:
-                            self._publish(code, int(seq))
+                        first_word, _, rest = note.payload.partition(" ")
+                        if first_word == "seats":        # "seats CODE"
+                            self._publish_seats(rest)
+                            continue
+                        try:                             # "CODE SEQ"
+                            self._publish(first_word, int(rest))
                         except ValueError:
                             pass
             except (psycopg.Error, OSError) as exc:

@@ -64,6 +64,13 @@ CREATE TABLE IF NOT EXISTS heads (
     tick INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS heads_by_tick ON heads(tick);
+-- the same for seat credentials (issued, re-issued, claimed): other processes wake their
+-- 'seats' streams
+CREATE TABLE IF NOT EXISTS seat_heads (
+    table_code TEXT PRIMARY KEY,
+    tick INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seat_heads_by_tick ON seat_heads(tick);
 """
 
 EXPECTED_COLUMNS = {
@@ -95,6 +102,11 @@ def fault_message(exc: sqlite3.Error) -> str:
         return ("The server cannot open the table's storage file (was the data folder moved, "
                 "renamed or made read-only?): fix that, then tap Retry.")
     return "The table's storage could not be used just now (disk error): tap Retry in a moment."
+
+
+def read_only_uri(path: str) -> str:
+    """``file:`` URI opening ``path`` read-only (spaces, ``?`` and ``#`` in folder names escaped)."""
+    return Path(path).resolve().as_uri() + "?mode=ro"
 
 
 def _stamp() -> str:
@@ -287,6 +299,7 @@ class SQLiteStore(Store):
                 db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
             db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,?,?)",
                        (token_hash(token), code, role, 1 if claimed else 0, time.time()))
+            self._bump_seats(db, code)
 
     def take_seat(self, code: str, role: str, token: str) -> bool:
         """A phone takes a free seat with a fresh credential, in one transaction: refused if a
@@ -299,6 +312,7 @@ class SQLiteStore(Store):
             db.execute("UPDATE seats SET active=0 WHERE table_code=? AND role=?", (code, role))
             db.execute("INSERT INTO seats(token_hash, table_code, role, active, claimed, issued) VALUES (?,?,?,1,1,?)",
                        (token_hash(token), code, role, time.time()))
+            self._bump_seats(db, code)
             return True
 
     def seat_status(self, code: str) -> dict[str, bool]:
@@ -330,6 +344,12 @@ class SQLiteStore(Store):
                    "VALUES (?, ?, (SELECT COALESCE(MAX(tick), 0) + 1 FROM heads)) "
                    "ON CONFLICT(table_code) DO UPDATE SET seq=excluded.seq, tick=excluded.tick",
                    (code, seq))
+
+    @staticmethod
+    def _bump_seats(db, code: str) -> None:
+        db.execute("INSERT INTO seat_heads(table_code, tick) "
+                   "VALUES (?, (SELECT COALESCE(MAX(tick), 0) + 1 FROM seat_heads)) "
+                   "ON CONFLICT(table_code) DO UPDATE SET tick=excluded.tick", (code,))
 
     def events(self, code: str) -> list[dict]:
         rows = self._read(
@@ -367,17 +387,22 @@ class SQLiteStore(Store):
     def _start_watcher(self) -> None:
         if self._watcher is not None and self._watcher.is_alive():
             return
-        conn, tick = None, 0
+        conn, ticks = None, None
         try:
             conn = self._watch_connection()
-            tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
-        except sqlite3.Error as exc:  # the watcher retries until the storage is back
+            ticks = self._ticks(conn)
+        except (sqlite3.Error, StorageUnavailable) as exc:  # the watcher retries until the storage is back
             log.warning("store watcher could not start yet: %s", exc)
             if conn is not None:
                 conn.close()
-            conn, tick = None, None
-        self._watcher = threading.Thread(target=self._watch, args=(conn, tick), name="store-watch", daemon=True)
+            conn, ticks = None, None
+        self._watcher = threading.Thread(target=self._watch, args=(conn, ticks), name="store-watch", daemon=True)
         self._watcher.start()
+
+    @staticmethod
+    def _ticks(conn) -> list[int]:
+        return [conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0],
+                conn.execute("SELECT COALESCE(MAX(tick), 0) FROM seat_heads").fetchone()[0]]
 
     def _watch_connection(self) -> sqlite3.Connection:
         self._ensure_schema()
@@ -385,24 +410,29 @@ class SQLiteStore(Store):
         conn.execute("PRAGMA journal_mode=WAL")
         return conn
 
-    def _watch(self, conn, tick) -> None:
+    def _watch(self, conn, ticks) -> None:
         version = None
         while not self._closed.wait(self.poll_interval if conn is not None else 1.0):
             try:
                 if conn is None:
                     conn = self._watch_connection()
                     version = None
-                    if tick is None:
-                        tick = conn.execute("SELECT COALESCE(MAX(tick), 0) FROM heads").fetchone()[0]
+                    if ticks is None:
+                        ticks = self._ticks(conn)
                 v = conn.execute("PRAGMA data_version").fetchone()[0]
                 if v == version:
                     continue
                 version = v
                 rows = conn.execute("SELECT table_code, seq, tick FROM heads WHERE tick > ? ORDER BY tick",
-                                    (tick,)).fetchall()
+                                    (ticks[0],)).fetchall()
                 for code, seq, t in rows:
-                    tick = max(tick, t)
+                    ticks[0] = max(ticks[0], t)
                     self._publish(code, seq)
+                rows = conn.execute("SELECT table_code, tick FROM seat_heads WHERE tick > ? ORDER BY tick",
+                                    (ticks[1],)).fetchall()
+                for code, t in rows:
+                    ticks[1] = max(ticks[1], t)
+                    self._publish_seats(code)
             except (sqlite3.Error, StorageUnavailable) as exc:
                 log.warning("store watcher: %s (retrying)", exc)
                 if conn is not None:
@@ -483,6 +513,15 @@ class SQLiteStore(Store):
         path = Path(self.path)
         if not path.exists() or path.stat().st_size == 0:
             return
+        lost = wal_damage(self.path + "-wal")
+        if lost:  # SQLite would drop these committed transactions without a word: say so, keep a copy
+            import shutil
+            kept = f"{self.path}-wal.damaged-{_stamp()}"
+            shutil.copyfile(self.path + "-wal", kept)
+            self.report.append(
+                f"The store's journal {path.name}-wal is damaged, so the last {lost} saved change(s) "
+                f"before the server stopped could not be read back and those entries are missing; a copy of "
+                f"the journal is kept as {kept}, and the latest backup or the tables' exports have them.")
         verdict = self._verdict()
         if verdict is None:
             return
@@ -521,7 +560,7 @@ class SQLiteStore(Store):
         """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
         troubles (locked, read-only, permissions) are not damage: the file is left alone."""
         try:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=self.busy_timeout)
+            conn = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=self.busy_timeout)
         except sqlite3.Error:
             return None
         try:
@@ -557,7 +596,7 @@ class SQLiteStore(Store):
         work = damaged + ".salvage"
         try:
             copy_padded(damaged, work)
-            old = sqlite3.connect(f"file:{work}?mode=ro", uri=True)
+            old = sqlite3.connect(read_only_uri(work), uri=True)
         except (OSError, sqlite3.Error):
             return [], ["(every table)"]
         try:
@@ -648,3 +687,51 @@ def copy_padded(src: str, dst: str) -> None:
         size = os.fstat(f.fileno()).st_size
         if page_size and pages and size < page_size * pages:
             f.truncate(page_size * pages)
+
+
+def wal_damage(wal: str) -> int:
+    """How many committed transactions in a WAL file SQLite would silently skip because a frame
+    before them fails its checksum (0: none). Frames of an unfinished transaction (no commit frame
+    after them, e.g. a crash mid-write that was never acknowledged) are not counted."""
+    import struct
+    try:
+        with open(wal, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    if len(data) < 32:
+        return 0
+    magic, _version, page_size, _ckpt = struct.unpack(">IIII", data[:16])
+    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
+        return 0  # no valid header: SQLite ignores the whole file, and so do we (nothing is in it)
+    order = ">" if magic & 1 else "<"
+    salts = data[16:24]
+
+    def checksum(chunk: bytes, s0: int, s1: int) -> tuple[int, int]:
+        words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
+        for i in range(0, len(words), 2):
+            s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+            s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+        return s0, s1
+
+    s0, s1 = checksum(data[:24], 0, 0)
+    if (s0, s1) != struct.unpack(">II", data[24:32]):
+        return 0
+    frame = 24 + page_size
+    offset, broken = 32, False
+    skipped_commits = 0
+    while offset + frame <= len(data):
+        header = data[offset:offset + 24]
+        if header[8:16] != salts:
+            break  # frames left over from an earlier round of the journal: its normal end
+        commit = struct.unpack(">I", header[4:8])[0] != 0
+        if not broken:
+            s0, s1 = checksum(header[:8], s0, s1)
+            s0, s1 = checksum(data[offset + 24:offset + frame], s0, s1)
+            if (s0, s1) != struct.unpack(">II", header[16:24]):
+                broken = True
+        if broken and commit:
+            skipped_commits += 1
+        offset += frame
+    return skipped_commits
+
