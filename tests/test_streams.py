@@ -296,3 +296,25 @@ def test_past_the_connection_limit_the_server_says_busy_instead_of_freezing(live
             pass
         time.sleep(0.1)
     assert srv.request("GET", f"/api/tables/{code}/state", token=t["host_token"])[0] == 200
+
+
+def test_a_stream_during_a_storage_fault_answers_503_and_works_once_it_clears(app, served, monkeypatch):
+    from companion.table.store import StorageUnavailable
+
+    t = create_table(app.test_client(), SIX)
+    tables = app.extensions["tables"]
+    real_role_for = tables.role_for
+
+    def broken(code, token):
+        raise StorageUnavailable("The table's storage is busy (another program holds it): tap Retry in a moment.")
+
+    monkeypatch.setattr(tables, "role_for", broken)
+    s = Stream(served, t.code, {"Cookie": f"seat_{t.code}={t.seats['bg']}"})
+    text = s.wait_for("tap Retry")
+    assert text.startswith("HTTP/1.1 503")
+    s.close()
+    monkeypatch.setattr(tables, "role_for", real_role_for)
+    s = Stream(served, t.code, {"Cookie": f"seat_{t.code}={t.seats['bg']}"})
+    s.wait_for(changed(0))
+    assert poll(lambda: app.extensions["presence"].connected(t.code) == {"bg": 1})
+    s.close()

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
+from ..table.store import StorageUnavailable
 from . import auth
 from .live import HEARTBEAT_SECONDS
 
@@ -89,6 +90,14 @@ def _stream_role(tables, code: str, scope) -> tuple[bool, str | None, str | None
         token = morsel.value if morsel else None
     role = tables.role_for(code, token) if token else None
     return True, role, (token if role else None)
+
+
+def _still_seat(tables, code: str, token: str, role: str) -> bool | None:
+    """False when the credential no longer holds the seat; None when the store cannot say now."""
+    try:
+        return tables.role_for(code, token) == role
+    except StorageUnavailable:
+        return None
 
 
 async def _send_text(send, status: int, text: str) -> None:
@@ -227,7 +236,10 @@ class CompanionASGI:
         loop = asyncio.get_running_loop()
         if self.hub.loop is None:
             self.hub.loop = loop
-        exists, role, token = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
+        try:
+            exists, role, token = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
+        except StorageUnavailable as exc:  # the browser retries the stream by itself (retry: 1000)
+            return await _send_text(send, 503, exc.message)
         if not exists:
             return await _send_text(send, 404, f"There is no table {code!r} on this server.")
         config = self.flask.config
@@ -280,8 +292,8 @@ class CompanionASGI:
                 if epoch != seats_seen:
                     seats_seen = epoch
                     await put(f"event: seats\ndata: {epoch}\n\n")
-                    if role is not None and await loop.run_in_executor(
-                            None, self.tables.role_for, code, token) != role:
+                    if role is not None and await loop.run_in_executor(None, _still_seat, self.tables, code,
+                                                                       token, role) is False:
                         break  # this seat was re-issued: the phone is no longer connected as it
                     continue
                 try:
