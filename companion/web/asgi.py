@@ -378,6 +378,16 @@ def _guarded_protocol():
             self._disarm()
             super().connection_lost(exc)
 
+        def shutdown(self):
+            """The server stops: a live stream is closed at once (the phone reconnects by itself
+            when the server is back); any other request in flight is finished first."""
+            cycle = self.cycle
+            if (cycle is not None and not cycle.response_complete
+                    and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", ""))):
+                self.transport.close()
+                return
+            super().shutdown()
+
     return GuardedH11Protocol
 
 
