@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import random
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -296,8 +297,8 @@ class CompanionASGI:
                                                                        token, role) is False:
                         break  # this seat was re-issued: the phone is no longer connected as it
                     continue
-                try:
-                    await asyncio.wait_for(wake.wait(), heartbeat)
+                try:  # pings spread over time: a thousand streams opened together never ping together
+                    await asyncio.wait_for(wake.wait(), heartbeat * (0.75 + 0.25 * random.random()))
                 except asyncio.TimeoutError:
                     if not gone.is_set():
                         await put(": ping\n\n")
