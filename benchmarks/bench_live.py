@@ -2,7 +2,7 @@
 
     python benchmarks/bench_live.py [--phones 6] [--changes 120] [--fetch view|state]
 
-Starts the real server (``python -m companion``, waitress) on a free 127.0.0.1 port with a
+Starts the real server (``python -m companion``: uvicorn, streams on its event loop) on a free 127.0.0.1 port with a
 temporary data folder, creates a table of six factions, and connects each phone to the live
 stream (``GET /t/CODE/events``) with its seat cookie, on its own thread (http.client). One seat
 then makes ``--changes`` entries (``storm.set``, alternating sectors), one at a time. For every
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         ms = lambda x: f"{x * 1000:7.1f} ms"  # noqa: E731
         print(f"Live-update latency: {len(phones)} phones, {n} changes (storm.set from one seat), "
               f"{len(to_event)} phone x change samples, fetch={args.fetch} ({phones[0].view_bytes} bytes)")
-        print("  loopback 127.0.0.1, waitress via `python -m companion`; times from sending the POST")
+        print("  loopback 127.0.0.1, uvicorn via `python -m companion`; times from sending the POST")
         print(f"  {'':32} {'median':>10} {'p95':>10} {'max':>10}")
         for name, xs in (("POST round trip", post_rtt), ("(a) `changed` event received", to_event),
                          ("(b) own view fetched", to_view)):

@@ -1,6 +1,7 @@
 """The ``companion`` command: serve the table on the LAN, or search the rules in a terminal.
 
     companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--database URL]
+              [--max-connections N] [--keep-alive S] [--header-timeout S]
     companion rules "query" [--limit N] [--faction F] [--phase P]
 """
 from __future__ import annotations
@@ -49,15 +50,15 @@ def serve(argv: list[str]) -> int:
                         help="where tables are stored: the SQLite file in the data folder (default) or "
                              "postgresql://user:password@host/dbname to share one database between "
                              "several server processes (env COMPANION_DATABASE)")
-    parser.add_argument("--threads", type=int, default=48,
-                        help="server threads; each phone's live stream holds one (default 48)")
+    parser.add_argument("--threads", type=int, default=16,
+                        help="worker threads for pages and entries (default 16); "
+                             "live streams hold no thread")
     parser.add_argument("--public-url", default=None,
                         help="address phones should use, if the detected LAN address is wrong")
+    add_server_options(parser)
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         parser.error("--port must be between 1 and 65535")
-
-    from waitress import create_server
 
     from . import create_app
 
@@ -74,8 +75,7 @@ def serve(argv: list[str]) -> int:
               f"choose another with --data.", file=sys.stderr)
         return 2
     app.extensions["search"].warm()
-    server = create_server(app, host=args.host, port=args.port, threads=max(8, args.threads),
-                           channel_timeout=300, connection_limit=200, ident="dune-table-companion")
+    server = make_server(app, args)
     print("Dune Table Companion")
     print(f"  data:   {app.config['DATA_DIR']}")
     print(f"  store:  {app.extensions['tables'].store.describe()}")
@@ -91,6 +91,53 @@ def serve(argv: list[str]) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+# -- the server (uvicorn running companion.web.asgi: streams on the event loop, Flask in threads) --
+
+def add_server_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-connections", type=int, default=2000,
+                        help="open connections (each phone holds about two) before new requests get "
+                             "503 'busy' (default 2000)")
+    parser.add_argument("--keep-alive", type=float, default=15,
+                        help="seconds an idle keep-alive connection stays open (default 15)")
+    parser.add_argument("--header-timeout", type=float, default=10,
+                        help="seconds a new connection has to send its request headers before it is "
+                             "dropped (default 10)")
+
+
+def raise_open_file_limit(wanted: int) -> None:
+    """Each connection is a file descriptor: lift the soft limit toward ``wanted`` (POSIX)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to lift
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def make_server(app, args):
+    """A uvicorn server for ``app`` with the limits from the command line."""
+    import uvicorn
+
+    from .web.asgi import GuardedH11Protocol, asgi_app
+
+    if args.max_connections < 10:
+        raise SystemExit("--max-connections must be at least 10")
+    raise_open_file_limit(args.max_connections + 256)
+    GuardedH11Protocol.header_timeout = max(0.5, float(args.header_timeout))
+    config = uvicorn.Config(
+        asgi_app(app, threads=max(4, args.threads)), host=args.host, port=args.port,
+        http=GuardedH11Protocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",
+        limit_concurrency=args.max_connections, timeout_keep_alive=max(1, int(args.keep_alive)),
+        h11_max_incomplete_event_size=64 * 1024, backlog=1024, access_log=False, log_level="warning",
+        timeout_graceful_shutdown=2, server_header=False)
+    return uvicorn.Server(config)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,7 +47,7 @@ PG_URL = os.environ.get("COMPANION_TEST_DATABASE", "").strip() or None
 DEFAULT_BACKEND = os.environ.get("COMPANION_TEST_BACKEND", "sqlite").strip() or "sqlite"
 BACKENDS = ("sqlite", "postgresql")
 # modules whose tests run on both backends in one run (the store interface, the API, restarts)
-BOTH_BACKENDS = ("test_store", "test_api", "test_restart", "test_concurrency")
+BOTH_BACKENDS = ("test_store", "test_api", "test_restart", "test_concurrency", "test_streams")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -221,8 +221,10 @@ def free_port() -> int:
 class LiveServer:
     """``python -m companion --host 127.0.0.1 --port P --data DIR`` in a subprocess."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, database: str | None = None):
+    def __init__(self, data_dir: Path, port: int | None = None, database: str | None = None,
+                 args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir)
+        self.args = tuple(args)
         self.port = port or free_port()
         self.database = database
         self.proc: subprocess.Popen | None = None
@@ -241,7 +243,7 @@ class LiveServer:
         extra = ["--database", self.database] if self.database else []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data_dir)] + extra,
+             "--data", str(self.data_dir), *self.args] + extra,
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout
@@ -294,8 +296,8 @@ def live_server(tmp_path, database):
     shares the test's database); every one is stopped at teardown."""
     started: list[LiveServer] = []
 
-    def start(data_dir: Path | None = None, port: int | None = None) -> LiveServer:
-        s = LiveServer(data_dir or tmp_path / "server-data", port, database).start()
+    def start(data_dir: Path | None = None, port: int | None = None, args: tuple[str, ...] = ()) -> LiveServer:
+        s = LiveServer(data_dir or tmp_path / "server-data", port, database, args).start()
         started.append(s)
         return s
 

@@ -7,10 +7,15 @@ append it to SQLite in one transaction, then publish the new state and wake the 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import logging
+import os
 import secrets
 import threading
 import time
+from pathlib import Path
+from typing import Callable
 
 from pydantic import ValidationError
 
@@ -70,26 +75,107 @@ class Table:
         self.config = config
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # the entries numbered above events_from (0: all of them)
+        self.events_from = 0          # a table loaded from its snapshot reads older entries on demand
         self.undone: dict[int, int] = {}  # undone seq -> seq of the undo entry
         self.state: dict = {}
+        self.latest = 0          # the newest seq known to exist (another process may be ahead of us)
+        self.snapshot_seq = 0    # the seq of the last snapshot written or read
 
     @property
     def revision(self) -> int:
-        return self.events[-1]["seq"] if self.events else 0
+        return self.events[-1]["seq"] if self.events else self.events_from
+
+    @property
+    def behind(self) -> bool:
+        """Another process appended entries this one has not folded yet."""
+        return self.latest > self.revision
+
+    @property
+    def known_revision(self) -> int:
+        return max(self.latest, self.revision)
 
 
 def initial_state(code: str, config: dict) -> dict:
     return new_state(code, config["factions"], config.get("turns", 10), config.get("options"))
 
 
+SNAPSHOT_EVERY = 1000  # a table this many entries past its last snapshot gets a new one
+
+
+def rules_fingerprint() -> str:
+    """A hash of the code and data a fold depends on: a snapshot made by other rules is not used."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        root = Path(__file__).resolve().parents[1]
+        h = hashlib.sha256()
+        for folder in ("rules", "table", "table/actions", "data"):
+            for f in sorted((root / folder).glob("*.*")):
+                if f.suffix in (".py", ".json"):
+                    h.update(f.name.encode())
+                    h.update(f.read_bytes())
+        _FINGERPRINT = h.hexdigest()[:16]
+    return _FINGERPRINT
+
+
+_FINGERPRINT: str | None = None
+
+
 class TableService:
-    def __init__(self, store: Store):
+    """Tables in memory, each with its own lock: loading, replaying or writing one table never
+    holds a lock another table needs (``_guard`` only guards the dictionaries, for microseconds).
+
+    Writes from other processes (another server on the same data folder, or on the same
+    PostgreSQL database) arrive through ``store.subscribe``: the table is marked behind, its
+    streams are woken and the next read folds the new entries in."""
+
+    def __init__(self, store: Store, snapshot_dir: str | Path | None = None):
         self.store = store
         self.registry = load_all()
         self.board = load_board()
         self._tables: dict[str, Table] = {}
+        self._loading: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._listeners: list[Callable[[str, int], None]] = []
+        if snapshot_dir is None and getattr(store, "path", None):
+            snapshot_dir = Path(store.path).parent / "snapshots"
+        self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
+        store.subscribe(self.heard)
+
+    # -- change notification -------------------------------------------------------------------
+    def listen(self, callback: Callable[[str, int], None]) -> None:
+        """``callback(code, revision)`` after every entry on any table, made by this process or
+        another one (called from the writing or the watching thread: keep it short)."""
+        self._listeners.append(callback)
+
+    def _publish(self, code: str, seq: int) -> None:
+        for cb in list(self._listeners):
+            try:
+                cb(code, seq)
+            except Exception:  # noqa: BLE001 - a listener never breaks a write
+                log.exception("change listener failed")
+
+    def heard(self, code: str, latest_seq: int) -> None:
+        """The store reports entry ``latest_seq`` on table ``code`` (from any process)."""
+        t = self._tables.get(code)
+        if t is None or latest_seq <= t.known_revision:
+            return  # not loaded here (the next read loads it fresh) or already known
+        t.latest = max(t.latest, latest_seq)
+        if t.lock.acquire(blocking=False):  # never wait here for a table that is busy loading
+            try:
+                t.changed.notify_all()
+            finally:
+                t.lock.release()
+        self._publish(code, latest_seq)
+
+    def loaded(self, code: str) -> Table | None:
+        """The table if this process has it in memory (never loads, never waits)."""
+        return self._tables.get((code or "").upper())
+
+    def cached_revision(self, code: str) -> int | None:
+        """The newest revision known for a loaded table, without loading or waiting (for streams)."""
+        t = self._tables.get(code.upper())
+        return None if t is None else t.known_revision
 
     # -- creating and loading ------------------------------------------------------------------
     def new_code(self) -> str:
@@ -127,18 +213,130 @@ class TableService:
 
     def table(self, code: str) -> Table | None:
         code = (code or "").upper()
+        t = self._tables.get(code)
+        if t is not None and not t.behind:
+            return t
         with self._guard:
+            loading = self._loading.setdefault(code, threading.Lock())
+        with loading:  # only this table waits while it loads; every other table goes on
             t = self._tables.get(code)
-            if t is not None:
-                return t
-            config = self.store.table_config(code)
-            if config is None:
-                return None
-            t = Table(code, config)
+            if t is None:
+                t = self._load(code)
+                if t is None:
+                    with self._guard:
+                        self._loading.pop(code, None)
+                    return None
+                self._tables[code] = t
+            elif t.behind:
+                with t.lock:
+                    self._catch_up(t)
+            return t
+
+    def _load(self, code: str) -> Table | None:
+        config = self.store.table_config(code)
+        if config is None:
+            return None
+        t = Table(code, config)
+        snap = self._read_snapshot(t)
+        if snap is not None:  # t.events holds the entries after the snapshot only
+            t.state, t.undone = snap
+            t.snapshot_seq = t.events_from = t.state["revision"]
+            self._fold_on(t, t.events)
+        else:
             t.events = self.store.events(code)
             t.state, t.undone = self.fold(code, config, t.events)
-            self._tables[code] = t
-            return t
+            if len(t.events) >= SNAPSHOT_EVERY:
+                self._write_snapshot_later(t)
+        t.latest = t.revision
+        return t
+
+    def _check_revision(self, t: Table, seen: int) -> None:
+        """The phone saw revision ``seen``; refuse (409) unless that is the table's newest. A
+        phone may know a newer revision than this process has heard of yet (another process
+        wrote it a moment ago): look at the store before refusing. Called with ``t.lock`` held."""
+        if seen != t.revision and (seen > t.revision or t.behind) and self.store.head(t.code) > t.revision:
+            t.latest = max(t.latest, seen)
+            self._catch_up(t)
+        if seen != t.revision:
+            raise Stale(t.revision)
+
+    def _catch_up(self, t: Table) -> None:
+        """Fold in the entries another process appended (called with ``t.lock`` held)."""
+        new = [e for e in self.store.events_since(t.code, t.revision) if e["seq"] > t.revision]
+        if new:
+            t.events.extend(new)
+            self._fold_on(t, new)
+        t.latest = max(t.latest, t.revision)
+        t.changed.notify_all()
+
+    def _fold_on(self, t: Table, new: list[dict]) -> None:
+        """Apply ``new`` entries to the table's state; an undo among them replays everything."""
+        if not new:
+            return
+        if any(e["type"] == "undo" for e in new):
+            t.state, t.undone = self.fold(t.code, t.config, self.all_events(t))
+            return
+        state = copy.deepcopy(t.state)
+        self._replay(t.code, state, new, strict=False)
+        state["revision"] = new[-1]["seq"]
+        t.state = state
+
+    def all_events(self, t: Table) -> list[dict]:
+        """Every entry of the table, reading the ones before its snapshot now if they were not
+        read at load (called with ``t.lock`` held)."""
+        if t.events_from:
+            older = [e for e in self.store.events(t.code) if e["seq"] <= t.events_from]
+            t.events = older + t.events
+            t.events_from = 0
+        return t.events
+
+    # -- snapshots: a long table loads from its last cached fold --------------------------------
+    def _snapshot_path(self, code: str) -> Path | None:
+        return self.snapshot_dir / f"{code}.json" if self.snapshot_dir else None
+
+    def _read_snapshot(self, t: Table) -> tuple[dict, dict] | None:
+        path = self._snapshot_path(t.code)
+        if path is None or not path.exists():
+            return None
+        try:
+            snap = json.loads(path.read_text("utf-8"))
+            seq = snap["seq"]
+            if snap["rules"] != rules_fingerprint() or not isinstance(seq, int) or seq < 1:
+                return None
+            tail = self.store.events_since(t.code, seq - 1)  # the snapshot's last entry and what follows
+            if not tail or tail[0]["seq"] != seq or snap["last"] != [tail[0]["type"], tail[0]["ts"]]:
+                return None
+            undone = {int(k): v for k, v in snap["undone"].items()}
+            t.events = tail[1:]
+            return snap["state"], undone
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("table %s: snapshot not used (%s)", t.code, exc)
+            return None
+
+    def _write_snapshot_later(self, t: Table) -> None:
+        """Write the table's current fold in the background (the state is never mutated once
+        published: every entry folds into a copy)."""
+        path = self._snapshot_path(t.code)
+        if path is None or not t.events:
+            return
+        state, undone, last = t.state, dict(t.undone), t.events[-1]
+        t.snapshot_seq = state["revision"]
+
+        def write():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                text = json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
+                                   "last": [last["type"], last["ts"]], "state": state, "undone": undone})
+                if json.loads(text)["state"] != state:  # something JSON cannot carry: no snapshot
+                    log.warning("table %s: its state does not survive JSON; no snapshot", t.code)
+                    return
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(text, "utf-8")
+                os.replace(tmp, path)
+            except OSError as exc:
+                log.warning("table %s: snapshot not written (%s)", t.code, exc)
+
+        threading.Thread(target=write, name=f"snapshot-{t.code}", daemon=True).start()
 
     def fold(self, code: str, config: dict, events: list[dict], *, strict: bool = False) -> tuple[dict, dict]:
         """Replay entries into a state. Undone entries are skipped. A stored entry that no longer
@@ -146,8 +344,13 @@ class TableService:
         (importing a file) it is refused instead."""
         undone = {e["payload"]["target"]: e["seq"] for e in events if e["type"] == "undo"}
         state = initial_state(code, config)
+        self._replay(code, state, [e for e in events if e["seq"] not in undone], strict=strict)
+        state["revision"] = events[-1]["seq"] if events else 0
+        return state, undone
+
+    def _replay(self, code: str, state: dict, events: list[dict], *, strict: bool) -> None:
         for e in events:
-            if e["type"] == "undo" or e["seq"] in undone:
+            if e["type"] == "undo":
                 continue
             at = self.registry.get(e["type"])
             try:
@@ -159,8 +362,6 @@ class TableService:
                     raise EntryError(f"Entry {e['seq']} ({e['type']}) does not apply: "
                                      f"{getattr(exc, 'message', exc)}") from None
                 log.warning("table %s: entry %s (%s) no longer applies: %s", code, e["seq"], e["type"], exc)
-        state["revision"] = events[-1]["seq"] if events else 0
-        return state, undone
 
     # -- credentials ---------------------------------------------------------------------------
     def role_for(self, code: str, token: str | None) -> str | None:
@@ -205,8 +406,7 @@ class TableService:
         if payload.revision is None:
             raise EntryError("revision: say which revision of the table this entry was made on.")
         with t.lock:
-            if payload.revision != t.revision:
-                raise Stale(t.revision)
+            self._check_revision(t, payload.revision)
             work = copy.deepcopy(t.state)
             ctx = Ctx(actor=role, board=self.board, override=payload.override, reason=payload.reason)
             try:
@@ -249,15 +449,19 @@ class TableService:
         try:
             ts = time.time()  # one timestamp: the one stored is the one shown before a restart
             seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary, ts)
-        except StaleWrite as exc:  # another process wrote; reload and refuse
-            with self._guard:
-                self._tables.pop(t.code, None)
-            raise Stale(exc.current) from None
+        except StaleWrite as exc:  # another process wrote: fold its entries in, then refuse
+            t.latest = max(t.latest, exc.current)
+            self._catch_up(t)
+            raise Stale(t.revision) from None
         work["revision"] = seq
         t.events.append({"seq": seq, "seat": role, "type": type_, "payload": stored, "ts": ts,
                          "secret_for": secret_for, "summary": summary})
         t.state = work
+        t.latest = max(t.latest, seq)
         t.changed.notify_all()
+        if seq - t.snapshot_seq >= SNAPSHOT_EVERY:
+            self._write_snapshot_later(t)
+        self._publish(t.code, seq)
 
     def undo(self, code: str, role: str, revision: int | None = None) -> dict:
         t = self.table(code)
@@ -266,9 +470,9 @@ class TableService:
         if revision is not None and (not isinstance(revision, int) or isinstance(revision, bool)):
             raise EntryError("revision: the number of the revision you saw.")
         with t.lock:
-            if revision is not None and revision != t.revision:
-                raise Stale(t.revision)
-            target = next((e for e in reversed(t.events)
+            if revision is not None:
+                self._check_revision(t, revision)
+            target = next((e for e in reversed(self.all_events(t))
                            if e["type"] != "undo" and e["seq"] not in t.undone), None)
             if target is None:
                 raise EntryError("There is nothing to undo.")
@@ -287,15 +491,15 @@ class TableService:
     def wait_for_change(self, code: str, since: int, timeout: float) -> int:
         t = self.table(code)
         with t.lock:
-            if t.revision == since:
+            if t.known_revision == since:
                 t.changed.wait(timeout)
-            return t.revision
+            return t.known_revision
 
     def history(self, code: str, viewer: str) -> list[dict]:
         """Every entry: who, what, when. Another faction's secret payloads are not shown."""
         t = self.table(code)
         with t.lock:
-            events = list(t.events)
+            events = list(self.all_events(t))
             undone = dict(t.undone)
         out = []
         for e in events:
@@ -313,7 +517,7 @@ class TableService:
         t = self.table(code)
         self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
-            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(t.events)}
+            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(self.all_events(t))}
 
     def import_table(self, data: dict, check=None) -> dict:
         """Restore an export as a new table. The whole file is checked against the export schema,
@@ -367,3 +571,4 @@ class TableService:
         seats.update({f: self.new_token() for f in config["factions"]})
         self.store.import_table(code, config, seats, events)
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
+

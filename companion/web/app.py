@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, jsonify, render_template, request
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
+from ..table.presence import Presence
 from ..table.service import TableService
 from ..table.store import StorageUnavailable, open_store
 from . import auth, security
@@ -68,8 +69,9 @@ def build_app(config: dict | None = None) -> Flask:
     for line in store.report:  # start-up findings (a damaged file moved aside, ...): one sentence each
         log.warning("%s", line)
     app.extensions["store_report"] = list(store.report)
-    app.extensions["tables"] = TableService(store)
+    app.extensions["tables"] = TableService(store, snapshot_dir=data_dir / "snapshots")
     app.extensions["search"] = LazySearch(data_dir / "search-index")
+    app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
     from . import api, battle_api, live, pages, rules_web
     app.register_blueprint(api.bp)

@@ -158,6 +158,10 @@ class Store:
     def events(self, code: str) -> list[dict]: raise NotImplementedError
     def head(self, code: str) -> int: raise NotImplementedError
 
+    def events_since(self, code: str, after: int) -> list[dict]:
+        """The entries numbered above ``after``, in order (a long table's tail after its snapshot)."""
+        return [e for e in self.events(code) if e["seq"] > after]
+
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
         raise NotImplementedError
 

@@ -300,6 +300,11 @@ class PostgresStore(Store):
                           "WHERE table_code=%s ORDER BY seq", (code,))
         return [check_row(code, r) for r in rows]
 
+    def events_since(self, code: str, after: int) -> list[dict]:
+        rows = self._rows("SELECT seq, seat, type, payload, ts, secret_for, summary FROM events "
+                          "WHERE table_code=%s AND seq>%s ORDER BY seq", (code, after))
+        return [check_row(code, r) for r in rows]
+
     def head(self, code: str) -> int:
         return self._rows("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=%s", (code,))[0]["n"]
 

@@ -357,6 +357,12 @@ class SQLiteStore(Store):
             (code,))
         return [check_row(code, r) for r in rows]
 
+    def events_since(self, code: str, after: int) -> list[dict]:
+        rows = self._read(
+            "SELECT seq, seat, type, payload, ts, secret_for, summary FROM events WHERE table_code=? AND seq>? "
+            "ORDER BY seq", (code, after))
+        return [check_row(code, r) for r in rows]
+
     def head(self, code: str) -> int:
         row = self._read("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=?", (code,), one=True)
         return row["n"]

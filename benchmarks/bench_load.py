@@ -1,0 +1,468 @@
+"""A whole convention on one server (loopback only; bounded in time; stops by itself).
+
+    python benchmarks/bench_load.py [--tables 50] [--phones 6] [--every 3] [--duration 60]
+                                    [--fetch state|view] [--idle 1000] [--processes 1]
+                                    [--database postgresql://...]
+
+Starts the real server (``python -m companion``) on free 127.0.0.1 ports with a temporary data
+folder (``--processes 2``: two servers on the same data folder, or on the same ``--database``,
+and this client spreads the phones and writers over both, round-robin). This script is the
+client, in its own process, on asyncio + aiohttp.
+
+Part 1, busy tables: ``--tables`` tables of six factions; each of their ``--phones`` phones holds
+a live stream (``GET /t/CODE/events`` with its seat cookie) and, on every ``event: changed``,
+refetches its own view (``--fetch state``: ``GET /api/tables/CODE/state``, the JSON view; or
+``--fetch view``: ``GET /t/CODE/view``, the HTML fragment htmx swaps in). Every table makes an
+entry (``storm.set`` by the host) every ``--every`` seconds, the tables spread over that period.
+Figures: entry round trip p50/p95/p99; change visible on every phone p50/p95/p99 (from sending
+the entry until that phone has received ``changed`` AND fetched a view at that revision or later;
+one sample per entry per phone); errors (any non-200 answer, a stream that ends, a change a phone
+never sees); the server's RSS.
+
+Part 2, idle streams: ``--idle`` streams are opened and held on other tables; meanwhile one more
+table makes entries one after another and reads its state back. Figures: request p50/p95/p99 on
+that table while the idle streams are open, how many of them stayed open, RSS.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FACTIONS = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
+
+try:
+    import aiohttp
+except ImportError:  # pragma: no cover - a note for whoever runs it
+    raise SystemExit("bench_load.py needs aiohttp: pip install aiohttp (it is in the [test] extra)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit(wanted: int) -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def start_server(port: int, data: Path, args) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
+           "--threads", str(args.threads)]
+    if args.database:
+        cmd += ["--database", args.database]
+    log = open(data.parent / f"server-{port}.log", "ab")
+    proc = subprocess.Popen(cmd, cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited at start:\n{(data.parent / f'server-{port}.log').read_text()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start within 30 s")
+
+
+def rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    try:
+        out = subprocess.run(["ps", "-o", "rss=", "-p", str(pid)], capture_output=True, text=True, timeout=5)
+        return int(out.stdout.strip()) / 1024
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def pct(values: list[float], p: float) -> float:
+    xs = sorted(values)
+    if not xs:
+        return float("nan")
+    k = max(0, min(len(xs) - 1, round(p / 100 * (len(xs) - 1))))
+    return xs[k]
+
+
+def figures(values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return f"p50 {pct(ms, 50):7.1f}  p95 {pct(ms, 95):7.1f}  p99 {pct(ms, 99):7.1f}  ms  (n={len(ms)})"
+
+
+class Run:
+    def __init__(self, args, ports: list[int]):
+        self.args, self.ports = args, ports
+        self.errors: list[str] = []
+        self.stop = asyncio.Event()
+
+    def url(self, i: int) -> str:
+        return f"http://127.0.0.1:{self.ports[i % len(self.ports)]}"
+
+    def error(self, what: str) -> None:
+        self.errors.append(what)
+        if len(self.errors) <= 10:
+            print(f"  error: {what}", flush=True)
+
+
+class Phone:
+    def __init__(self, run: Run, base: str, code: str, faction: str, token: str):
+        self.run, self.base, self.code, self.faction, self.token = run, base, code, faction, token
+        self.views: list[tuple[float, int]] = []  # (when, revision of the view fetched)
+        self.connected = asyncio.Event()
+        self.fetching = False
+        self.wanted = -1
+
+    async def main(self) -> None:
+        cookies = {f"seat_{self.code}": self.token}
+        conn = aiohttp.TCPConnector(limit=2, force_close=False)
+        timeout = aiohttp.ClientTimeout(total=None, sock_read=None, sock_connect=10)
+        async with aiohttp.ClientSession(self.base, connector=conn, cookies=cookies, timeout=timeout) as session:
+            self.session = session
+            try:
+                async with session.get(f"/t/{self.code}/events", headers={"Accept": "text/event-stream"}) as r:
+                    if r.status != 200:
+                        self.run.error(f"{self.code}/{self.faction}: events HTTP {r.status}")
+                        self.connected.set()
+                        return
+                    event = None
+                    async for raw in r.content:
+                        line = raw.decode().rstrip("\r\n")
+                        if line.startswith("retry:"):
+                            self.connected.set()
+                        elif line.startswith("event:"):
+                            event = line[6:].strip()
+                        elif line.startswith("data:") and event == "changed":
+                            self.changed(int(line[5:].strip()))
+                        elif line == "":
+                            event = None
+                    if not self.run.stop.is_set():
+                        self.run.error(f"{self.code}/{self.faction}: the stream ended")
+            except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
+                if not self.run.stop.is_set():
+                    self.run.error(f"{self.code}/{self.faction}: stream {type(exc).__name__}: {exc}")
+            finally:
+                self.connected.set()
+
+    def changed(self, rev: int) -> None:
+        self.wanted = max(self.wanted, rev)
+        if not self.fetching:
+            self.fetching = True
+            asyncio.ensure_future(self.fetch())
+
+    async def fetch(self) -> None:
+        """Fetch the view until it shows the newest revision announced (like htmx: one at a time)."""
+        try:
+            while True:
+                path = f"/api/tables/{self.code}/state" if self.run.args.fetch == "state" else f"/t/{self.code}/view"
+                async with self.session.get(path) as r:
+                    body = await r.read()
+                    if r.status != 200:
+                        self.run.error(f"{self.code}/{self.faction}: {path} HTTP {r.status}")
+                        return
+                if self.run.args.fetch == "state":
+                    m = re.search(rb'"revision":\s*(\d+)', body)
+                    got = int(m.group(1)) if m else json.loads(body)["revision"]
+                else:
+                    m = re.search(rb'class="muted rev">rev (\d+)<', body)
+                    got = int(m.group(1)) if m else -1
+                self.views.append((time.perf_counter(), got))
+                if got >= self.wanted:
+                    return
+                await asyncio.sleep(0.01)  # another process may not have heard of it yet
+        except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
+            if not self.run.stop.is_set():
+                self.run.error(f"{self.code}/{self.faction}: fetch {type(exc).__name__}: {exc}")
+        finally:
+            self.fetching = False
+
+
+async def create_tables(session: aiohttp.ClientSession, base: str, n: int) -> list[dict]:
+    out = []
+    for _ in range(n):
+        async with session.post(base + "/api/tables", json={"factions": FACTIONS, "turns": 10}) as r:
+            if r.status != 201:
+                raise SystemExit(f"creating a table: HTTP {r.status} {await r.text()}")
+            out.append(await r.json())
+    return out
+
+
+async def writer(run: Run, session, base: str, table: dict, offset: float, entries: list, t_end: float) -> None:
+    code, host = table["table"], table["host_token"]
+    rev, i = 0, 0
+    await asyncio.sleep(offset)
+    next_at = time.perf_counter()
+    while time.perf_counter() < t_end:
+        i += 1
+        body = {"type": "storm.set", "sector": 1 + i % 18, "revision": rev}
+        t0 = time.perf_counter()
+        try:
+            async with session.post(f"{base}/api/tables/{code}/actions", json=body,
+                                    headers={"Authorization": f"Bearer {host}"}) as r:
+                data = await r.json()
+                t1 = time.perf_counter()
+                if r.status == 200:
+                    rev = data["revision"]
+                    entries.append((code, rev, t0, t1))
+                else:
+                    run.error(f"{code}: entry HTTP {r.status}")
+                    if r.status == 409:
+                        rev = data["state"]["revision"]
+        except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
+            run.error(f"{code}: entry {type(exc).__name__}: {exc}")
+        next_at += run.args.every
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+
+async def part1(run: Run, args, procs) -> dict:
+    print(f"Part 1: {args.tables} tables x {args.phones} phones, an entry per table every {args.every:g} s, "
+          f"{args.duration:g} s, view = {args.fetch}", flush=True)
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn, timeout=aiohttp.ClientTimeout(total=30)) as admin:
+        tables = await create_tables(admin, run.url(0), args.tables)
+        phones: list[Phone] = []
+        k = 0
+        for t in tables:
+            for f in FACTIONS[:args.phones]:
+                phones.append(Phone(run, run.url(k), t["table"], f, t["seats"][f]))
+                k += 1
+        tasks = [asyncio.ensure_future(p.main()) for p in phones]
+        try:
+            await asyncio.wait_for(asyncio.gather(*(p.connected.wait() for p in phones)), 60)
+        except asyncio.TimeoutError:
+            run.error("not every phone connected within 60 s")
+        print(f"  {len(phones)} phones connected", flush=True)
+        await asyncio.sleep(1)
+        entries: list = []
+        cpu0 = [cpu_seconds(p.pid) for p in procs]
+        t_start = time.perf_counter()
+        t_end = t_start + args.duration
+        writers = [asyncio.ensure_future(writer(run, admin, run.url(i + 1), t, args.every * i / len(tables),
+                                                entries, t_end)) for i, t in enumerate(tables)]
+        rss_peak = 0.0
+        lags: list[float] = []
+        client_cpu0 = time.process_time()
+        while time.perf_counter() < t_end:
+            for _ in range(20):  # how late this client's own event loop wakes up (its own delay)
+                t0 = time.perf_counter()
+                await asyncio.sleep(0.05)
+                lags.append(time.perf_counter() - t0 - 0.05)
+            rss_peak = max(rss_peak, sum(rss_mb(p.pid) or 0 for p in procs))
+        client_cpu = (time.process_time() - client_cpu0) / args.duration
+        await asyncio.gather(*writers)
+        cpu1 = [cpu_seconds(p.pid) for p in procs]
+        busy = None if None in cpu0 + cpu1 else sum(b - a for a, b in zip(cpu0, cpu1)) / args.duration
+        await asyncio.sleep(2)  # let the last changes arrive
+        run.stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    entry_times = [t1 - t0 for _, _, t0, t1 in entries]
+    visible: list[float] = []
+    missed = 0
+    by_table: dict[str, list[Phone]] = {}
+    for p in phones:
+        by_table.setdefault(p.code, []).append(p)
+    for code, rev, t0, _t1 in entries:
+        for p in by_table[code]:
+            seen = next((when for when, got in p.views if got >= rev and when >= t0), None)
+            if seen is None:
+                missed += 1
+            else:
+                visible.append(seen - t0)
+    if missed:
+        run.error(f"{missed} changes never became visible on a phone")
+    return {"entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
+            "lag": lags, "client_cpu": client_cpu}
+
+
+async def part2(run: Run, args, procs) -> dict:
+    print(f"Part 2: {args.idle} idle streams held while another table makes entries and reads them back",
+          flush=True)
+    stop = asyncio.Event()
+    opened = 0
+    closed_early = 0
+
+    async def idle_stream(session, code):
+        nonlocal opened, closed_early
+        try:
+            async with session.get(f"/t/{code}/events") as r:
+                if r.status != 200:
+                    run.error(f"idle stream: HTTP {r.status}")
+                    return
+                await r.content.readline()
+                opened += 1
+                async for _ in r.content:
+                    pass
+                if not stop.is_set():
+                    closed_early += 1
+        except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
+            if not stop.is_set():
+                run.error(f"idle stream {type(exc).__name__}: {exc}")
+
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=timeout) as admin:
+        idle_tables = await create_tables(admin, run.url(0), 10)
+        busy = (await create_tables(admin, run.url(0), 1))[0]
+        sessions = [aiohttp.ClientSession(run.url(i), connector=aiohttp.TCPConnector(limit=0), timeout=timeout)
+                    for i in range(len(run.ports))]
+        tasks = [asyncio.ensure_future(idle_stream(sessions[i % len(sessions)], idle_tables[i % 10]["table"]))
+                 for i in range(args.idle)]
+        deadline = time.perf_counter() + 60
+        while opened < args.idle and time.perf_counter() < deadline and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.2)
+        print(f"  {opened} idle streams open", flush=True)
+        gc.collect()
+        gc.freeze()  # this client's own garbage collection must not show up as the server's delay
+        code, host = busy["table"], busy["host_token"]
+        times: list[float] = []
+        rev = 0
+        t_end = time.perf_counter() + min(args.duration, 30)
+        i = 0
+        while time.perf_counter() < t_end:
+            i += 1
+            t0 = time.perf_counter()
+            async with admin.post(f"{run.url(i)}/api/tables/{code}/actions",
+                                  json={"type": "storm.set", "sector": 1 + i % 18, "revision": rev},
+                                  headers={"Authorization": f"Bearer {host}"}) as r:
+                data = await r.json()
+                if r.status != 200:
+                    run.error(f"busy table entry HTTP {r.status}")
+                    rev = data.get("state", {}).get("revision", rev)
+                else:
+                    rev = data["revision"]
+            times.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            async with admin.get(f"{run.url(i + 1)}/api/tables/{code}/state",
+                                 headers={"Authorization": f"Bearer {host}"}) as r:
+                await r.read()
+                if r.status != 200:
+                    run.error(f"busy table state HTTP {r.status}")
+            times.append(time.perf_counter() - t0)
+            await asyncio.sleep(0.05)
+        rss = sum(rss_mb(p.pid) or 0 for p in procs)
+        still = opened - closed_early
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for s in sessions:
+            await s.close()
+    return {"times": times, "opened": opened, "still": still, "rss": rss}
+
+
+async def amain(args) -> int:
+    raise_fd_limit(args.idle + args.tables * args.phones * 2 + 1024)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    data = tmp / "data"
+    data.mkdir()
+    ports = [free_port() for _ in range(args.processes)]
+    procs = []
+    try:
+        for port in ports:
+            procs.append(start_server(port, data, args))
+        backend = "PostgreSQL" if args.database else "SQLite"
+        print(f"Server: {args.processes} process(es) on {backend}, --threads {args.threads}, "
+              f"{os.cpu_count()} CPU cores on this machine", flush=True)
+        run = Run(args, ports)
+        res1 = await asyncio.wait_for(part1(run, args, procs), args.duration + 120)
+        errors1 = len(run.errors)
+        run2 = Run(args, ports)
+        res2 = await asyncio.wait_for(part2(run2, args, procs), 200)
+        print()
+        print(f"Busy tables ({args.tables} tables x {args.phones} phones = {res1['n_phones']} live streams, "
+              f"view fetched = {'GET /api/tables/CODE/state' if args.fetch == 'state' else 'GET /t/CODE/view'}):")
+        print(f"  entry round trip         {figures(res1['entries'])}   target p99 <= 150")
+        print(f"  change visible on phone  {figures(res1['visible'])}   target p99 <= 500")
+        print(f"  errors                   {errors1}   target 0")
+        print(f"  server RSS (peak)        {res1['rss']:.0f} MB")
+        if res1["cpu"] is not None:
+            print(f"  server CPU               {res1['cpu'] * 100:.0f}% of one core")
+        print(f"  client CPU               {res1['client_cpu'] * 100:.0f}% of one core; its event loop "
+              f"woke late by {figures(res1['lag'])}")
+        try:
+            print(f"  machine load average     {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        except (OSError, AttributeError):
+            pass
+        print(f"Idle streams ({res2['opened']} opened, {res2['still']} still open at the end):")
+        print(f"  other table's requests   {figures(res2['times'])}   target p99 <= 50")
+        print(f"  errors                   {len(run2.errors)}   target 0")
+        print(f"  server RSS               {res2['rss']:.0f} MB")
+        ok = (errors1 == 0 and not run2.errors and pct(res1["entries"], 99) <= 0.150
+              and pct(res1["visible"], 99) <= 0.500 and pct(res2["times"], 99) <= 0.050
+              and res2["still"] >= args.idle)
+        print("All targets met." if ok else "Some targets missed.")
+        return 0 if ok else 1
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"kept {tmp}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=50, help="busy tables (default 50)")
+    ap.add_argument("--phones", type=int, default=6, help="phones per table, 1-6 (default 6)")
+    ap.add_argument("--every", type=float, default=3.0, help="seconds between a table's entries (default 3)")
+    ap.add_argument("--duration", type=float, default=60, help="seconds of entries in part 1 (default 60)")
+    ap.add_argument("--fetch", choices=("state", "view"), default="state",
+                    help="the view a phone fetches on a change: JSON state (default) or the HTML fragment")
+    ap.add_argument("--idle", type=int, default=1000, help="idle streams in part 2 (default 1000)")
+    ap.add_argument("--processes", type=int, default=1, help="server processes on the same store (default 1)")
+    ap.add_argument("--database", default=None, help="a PostgreSQL URL (default: SQLite in a temp folder)")
+    ap.add_argument("--threads", type=int, default=16, help="server worker threads (default 16)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    args.phones = max(1, min(6, args.phones))
+    random.seed(args.seed)
+    return asyncio.run(amain(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,395 @@
+"""The server: an ASGI app with the live streams native and the Flask app beside it.
+
+``/t/<code>/events`` is served on the event loop: an open stream is a coroutine waiting on an
+``asyncio.Event``, so it costs memory, never a thread. Every other request goes to the Flask
+app through ``WSGIBridge``: the request body is read on the loop, the Flask app runs in a
+bounded thread pool, its whole answer comes back in one hand-off (every answer of this app is
+small; only the stream is long, and it is native). Writes happen in those worker threads (or
+in another process: ``TableService.listen`` hears both) and wake the streams of their table
+through ``loop.call_soon_threadsafe``.
+
+Run by uvicorn (``companion`` on the command line, see cli.py) on Linux, macOS and Windows.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
+
+from ..table.store import StorageUnavailable
+from . import auth
+from .live import HEARTBEAT_SECONDS
+
+log = logging.getLogger(__name__)
+EVENTS_PATH = re.compile(r"^/t/([A-Za-z0-9]{1,16})/events$")
+
+
+class LiveHub:
+    """Per-table wake-ups for the streams on one event loop (thread-safe ``notify``)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiters: dict[str, set[asyncio.Event]] = {}
+
+    def notify(self, code: str, *_ignored) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self._wake, code.upper())
+        except RuntimeError:  # the loop is shutting down
+            pass
+
+    def _wake(self, code: str) -> None:
+        for event in self.waiters.get(code, ()):
+            event.set()
+
+    def add(self, code: str, event: asyncio.Event) -> None:
+        self.waiters.setdefault(code, set()).add(event)
+
+    def remove(self, code: str, event: asyncio.Event) -> None:
+        waiters = self.waiters.get(code)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                self.waiters.pop(code, None)
+
+    def streams(self) -> int:
+        return sum(len(w) for w in self.waiters.values())
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _stream_role(tables, code: str, scope) -> tuple[bool, str | None, str | None]:
+    """(table exists, role of the seat credential sent if any, that credential). Runs in a
+    worker thread (it may load the table)."""
+    t = tables.table(code)
+    if t is None:
+        return False, None, None
+    token = None
+    authz = _header(scope, b"authorization") or ""
+    if authz[:7].lower() == "bearer ":
+        token = authz[7:].strip() or None
+    if token is None:
+        cookies = SimpleCookie()
+        try:
+            cookies.load(_header(scope, b"cookie") or "")
+        except Exception:  # noqa: BLE001 - a malformed cookie header is no credential
+            pass
+        morsel = cookies.get(auth.seat_cookie(code))
+        token = morsel.value if morsel else None
+    role = tables.role_for(code, token) if token else None
+    return True, role, (token if role else None)
+
+
+def _still_seat(tables, code: str, token: str, role: str) -> bool | None:
+    """False when the credential no longer holds the seat; None when the store cannot say now."""
+    try:
+        return tables.role_for(code, token) == role
+    except StorageUnavailable:
+        return None
+
+
+async def _send_text(send, status: int, text: str) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+BODY_LIMIT = 64 * 1024 * 1024  # hard ceiling for a request body when the app sets none
+
+
+class WSGIBridge:
+    """Runs a WSGI app for ASGI requests in a thread pool, one hand-off per request."""
+
+    def __init__(self, app, threads: int):
+        self.app = app
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wsgi")
+
+    def limit(self) -> int:
+        configured = getattr(self.app, "config", {}).get("MAX_CONTENT_LENGTH")
+        return min(BODY_LIMIT, configured + 1) if configured else BODY_LIMIT
+
+    async def __call__(self, scope, receive, send):
+        limit, body, more = self.limit(), bytearray(), True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) >= limit:
+                break  # the app answers 413 from what it got (or we do, past the hard ceiling)
+        if len(body) > BODY_LIMIT:
+            return await _send_text(send, 413, "That request is too large.")
+        environ = build_environ(scope, bytes(body))
+        status, headers, chunks = await asyncio.get_running_loop().run_in_executor(self.pool, self.run, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+    def run(self, environ) -> tuple[int, list, list]:
+        answer: dict = {}
+
+        def start_response(status, headers, exc_info=None):
+            answer["status"] = int(status.split(" ", 1)[0])
+            answer["headers"] = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+            return lambda data: chunks.append(data)
+
+        chunks: list[bytes] = []
+        try:
+            result = self.app(environ, start_response)
+            try:
+                for chunk in result:
+                    if chunk:
+                        chunks.append(chunk)
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+        except Exception:  # noqa: BLE001 - never leave the phone without an answer
+            log.exception("request failed: %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+            return 500, [(b"content-type", b"text/plain; charset=utf-8")], [b"Internal error: try again."]
+        return answer["status"], answer["headers"], chunks
+
+
+def build_environ(scope, body: bytes) -> dict:
+    """A PEP 3333 environ for an ASGI HTTP scope."""
+    script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
+    path_info = scope["path"].encode("utf8").decode("latin1")
+    if script_name and path_info.startswith(script_name):
+        path_info = path_info[len(script_name):]
+    server = scope.get("server") or ("localhost", 80)
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": script_name,
+        "PATH_INFO": path_info,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": str(server[0]),
+        "SERVER_PORT": str(server[1] or 0),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    client = scope.get("client")
+    if client:
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = client[0], str(client[1])
+    for name, value in scope.get("headers", ()):
+        name, value = name.decode("latin1"), value.decode("latin1")
+        if name == "content-length":
+            key = "CONTENT_LENGTH"
+        elif name == "content-type":
+            key = "CONTENT_TYPE"
+        else:
+            key = "HTTP_" + name.upper().replace("-", "_")
+        if key in environ:
+            value = environ[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
+        environ[key] = value
+    if "CONTENT_LENGTH" not in environ and body:
+        environ["CONTENT_LENGTH"] = str(len(body))
+    return environ
+
+
+class CompanionASGI:
+    """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
+
+    def __init__(self, flask_app, threads: int = 16):
+        self.flask = flask_app
+        self.wsgi = WSGIBridge(flask_app, threads)
+        self.tables = flask_app.extensions["tables"]
+        self.presence = flask_app.extensions["presence"]
+        self.hub = LiveHub()
+        self.tables.listen(self.hub.notify)
+        self.presence.subscribe(self.hub.notify)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    self.hub.loop = asyncio.get_running_loop()
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            m = EVENTS_PATH.match(scope["path"])
+            if m:
+                return await self.events(scope, receive, send, m.group(1).upper())
+        return await self.wsgi(scope, receive, send)
+
+    async def events(self, scope, receive, send, code: str) -> None:
+        loop = asyncio.get_running_loop()
+        if self.hub.loop is None:
+            self.hub.loop = loop
+        try:
+            exists, role, token = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
+        except StorageUnavailable as exc:  # the browser retries the stream by itself (retry: 1000)
+            return await _send_text(send, 503, exc.message)
+        if not exists:
+            return await _send_text(send, 404, f"There is no table {code!r} on this server.")
+        config = self.flask.config
+        heartbeat = float(config.get("SSE_HEARTBEAT", HEARTBEAT_SECONDS))
+        once = bool(config.get("SSE_ONCE"))
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        try:
+            since = int((query.get("since") or [None])[0] or _header(scope, b"last-event-id") or -1)
+        except ValueError:
+            since = -1
+
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-cache, no-store"),
+            (b"x-accel-buffering", b"no"),
+        ]})
+        wake = asyncio.Event()
+        gone = asyncio.Event()
+
+        async def watch_disconnect():
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    gone.set()
+                    wake.set()
+                    return
+
+        watcher = asyncio.ensure_future(watch_disconnect())
+        self.hub.add(code, wake)
+        if role is not None:
+            self.presence.enter(code, role)
+        seats_seen = self.presence.epoch(code)
+        seen = since
+
+        async def put(text: str) -> None:
+            await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+
+        try:
+            await put("retry: 1000\n\n")
+            while not gone.is_set():
+                wake.clear()
+                revision = self.tables.cached_revision(code)
+                if revision is not None and revision != seen:
+                    seen = revision
+                    await put(f"id: {seen}\nevent: changed\ndata: {seen}\n\n")
+                    if once:
+                        break
+                    continue
+                epoch = self.presence.epoch(code)
+                if epoch != seats_seen:
+                    seats_seen = epoch
+                    await put(f"event: seats\ndata: {epoch}\n\n")
+                    if role is not None and await loop.run_in_executor(None, _still_seat, self.tables, code,
+                                                                       token, role) is False:
+                        break  # this seat was re-issued: the phone is no longer connected as it
+                    continue
+                try:  # pings spread over time: a thousand streams opened together never ping together
+                    await asyncio.wait_for(wake.wait(), heartbeat * (0.75 + 0.25 * random.random()))
+                except asyncio.TimeoutError:
+                    if not gone.is_set():
+                        await put(": ping\n\n")
+            if not gone.is_set():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the phone went away mid-write
+        finally:
+            self.hub.remove(code, wake)
+            watcher.cancel()
+            if role is not None:
+                self.presence.leave(code, role)
+
+
+def asgi_app(flask_app, threads: int = 16) -> CompanionASGI:
+    return CompanionASGI(flask_app, threads)
+
+
+def _notice_vanished_peers(sock) -> None:
+    """A phone that leaves the Wi-Fi sends no FIN: TCP keep-alive probes, and on Linux a limit on
+    how long sent data may stay unacknowledged, end its stream within a minute or so instead of
+    the system's default quarter of an hour. Options a platform lacks are skipped."""
+    import socket as s
+
+    if sock is None:
+        return
+    options = [(s.SOL_SOCKET, s.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3),
+                        ("TCP_USER_TIMEOUT", 45_000)):
+        if hasattr(s, name):
+            options.append((s.IPPROTO_TCP, getattr(s, name), value))
+    for level, option, value in options:
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:
+            pass
+
+
+def _guarded_protocol():
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that
+        connects and sends nothing (or a request trickled byte by byte) is dropped after
+        ``header_timeout`` seconds instead of holding a connection slot."""
+
+        header_timeout = 10.0
+        _header_deadline = None
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._arm()
+            _notice_vanished_peers(transport.get_extra_info("socket"))
+
+        def _arm(self):
+            if self._header_deadline is None:
+                self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+        def _disarm(self):
+            if self._header_deadline is not None:
+                self._header_deadline.cancel()
+                self._header_deadline = None
+
+        def data_received(self, data):
+            super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()  # a whole request arrived: it is being answered
+            else:
+                self._arm()  # part of a request: the deadline keeps running
+
+        def _headers_too_slow(self):
+            self._header_deadline = None
+            if self.cycle is None or self.cycle.response_complete:
+                if not self.transport.is_closing():
+                    self.transport.close()
+
+        def connection_lost(self, exc):
+            self._disarm()
+            super().connection_lost(exc)
+
+        def shutdown(self):
+            """The server stops: a live stream is closed at once (the phone reconnects by itself
+            when the server is back); any other request in flight is finished first."""
+            cycle = self.cycle
+            if (cycle is not None and not cycle.response_complete
+                    and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", ""))):
+                self.transport.close()
+                return
+            super().shutdown()
+
+    return GuardedH11Protocol
+
+
+GuardedH11Protocol = _guarded_protocol()
