@@ -327,10 +327,17 @@ def test_sse_stream_carries_only_the_revision(app):
     assert parse_sse(r.get_data(as_text=True))[1] == {"id": ["0"], "event": ["changed"], "data": ["0"]}
 
 
-def test_sse_needs_a_credential(app, table6):
+def test_sse_is_open_to_anonymous_listeners_and_carries_only_the_revision(app, client, table6):
+    """CONTRACTS 3: the public board screen listens without a seat; the stream has no game content."""
     app.config["SSE_ONCE"] = True
-    assert app.test_client().get(f"/t/{table6.code}/events").status_code == 401
-    assert app.test_client().get(f"/t/{table6.code}/events", headers=bearer("forged")).status_code == 401
+    act(client, table6.code, table6.host, type="spice.set", faction="atreides", amount=947)
+    for headers in ({}, bearer("forged")):
+        r = app.test_client().get(f"/t/{table6.code}/events", headers=headers)
+        assert r.status_code == 200
+        text = r.get_data(as_text=True)
+        assert [e for e in parse_sse(text) if "event" in e] == [{"id": ["1"], "event": ["changed"], "data": ["1"]}]
+        assert "947" not in text
+    assert app.extensions["presence"].connected(table6.code) == {}  # anonymous listeners are not seats
 
 
 def test_sse_wakes_on_a_change_after_the_revision_it_was_given(app, client, table6):

@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
+from ..table.presence import Presence
 from ..table.service import TableService
 from ..table.store import Store
 from . import auth
@@ -50,6 +51,7 @@ def build_app(config: dict | None = None) -> Flask:
 
     app.extensions["tables"] = TableService(Store(data_dir / "companion.sqlite3"))
     app.extensions["search"] = LazySearch(data_dir / "search-index")
+    app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
     from . import api, battle_api, live, pages, rules_web
     app.register_blueprint(api.bp)

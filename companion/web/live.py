@@ -4,6 +4,9 @@ The stream carries no game content at all: only ``event: changed`` with the new 
 Each phone then fetches its own filtered view, so a secret can never travel on the stream.
 A comment line every few seconds keeps proxies and sleepy Wi-Fi from closing the connection;
 phones that wake from sleep reconnect and resync by themselves (see static/app.js).
+Any browser that knows the table code may listen (the public board screen has no seat); a seat's
+credential marks that seat connected (``presence``) while its stream is open, and seat changes are
+announced as ``event: seats`` with the presence epoch.
 """
 from __future__ import annotations
 
@@ -16,15 +19,31 @@ bp = Blueprint("live", __name__)
 HEARTBEAT_SECONDS = 10.0
 
 
+def wake_streams_on_seat_changes(state) -> None:
+    """A seat change (presence epoch) wakes the streams waiting on that table's revision."""
+    tables = state.app.extensions["tables"]
+
+    def wake(code: str, epoch: int) -> None:
+        t = tables.table(code)
+        if t is not None:
+            with t.changed:
+                t.changed.notify_all()
+
+    state.app.extensions["presence"].subscribe(wake)
+
+
+bp.record_once(wake_streams_on_seat_changes)
+
+
 @bp.get("/t/<code>/events")
 def events(code):
     tables = current_app.extensions["tables"]
     table = tables.table(code)
     if table is None:
         abort(404)
-    role, _ = auth.seat_role(code, api=False)
-    if role is None:
-        abort(401)
+    role, _ = auth.seat_role(code, api=False)  # None: an anonymous listener (the public board screen)
+    presence = current_app.extensions["presence"]
+    token = auth.bearer_token() or request.cookies.get(auth.seat_cookie(code))
     try:
         since = int(request.args.get("since", request.headers.get("Last-Event-ID", -1)))
     except ValueError:
@@ -35,17 +54,28 @@ def events(code):
     @stream_with_context
     def stream():
         seen = since
-        yield "retry: 1000\n\n"
-        while True:
-            if table.revision != seen:
-                seen = table.revision
-                yield f"id: {seen}\nevent: changed\ndata: {seen}\n\n"
-                if once:
-                    return
-                continue
-            current = tables.wait_for_change(table.code, seen, heartbeat)
-            if current == seen:
-                yield ": ping\n\n"
+        seats = presence.enter(table.code, role) if role else presence.epoch(table.code)
+        try:
+            yield "retry: 1000\n\n"
+            while True:
+                if table.revision != seen:
+                    seen = table.revision
+                    yield f"id: {seen}\nevent: changed\ndata: {seen}\n\n"
+                    if once:
+                        return
+                    continue
+                if presence.epoch(table.code) != seats:
+                    seats = presence.epoch(table.code)
+                    yield f"event: seats\ndata: {seats}\n\n"
+                    if role and tables.role_for(table.code, token) != role:
+                        return  # this seat was re-issued: the phone is no longer connected as it
+                    continue
+                current = tables.wait_for_change(table.code, seen, heartbeat)
+                if current == seen and presence.epoch(table.code) == seats:
+                    yield ": ping\n\n"
+        finally:
+            if role:
+                presence.leave(table.code, role)
 
     response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache, no-store"
