@@ -228,7 +228,7 @@ def plan(host: str, port: int, public_url: str | None = None,
             only_here = host == "localhost"
         if only_here:
             return Plan(_url(LOOPBACK, port), [], found, True,
-                        f"the server listens on {host} only; start it without --host (or --host 0.0.0.0)")
+                        f"the server listens on {host} only")
         return Plan(_url(host, port), [], found, False)
     reachable = [c for c in found if c.kind != "loopback"]
     if not reachable:
