@@ -52,7 +52,7 @@
     // refresh containers (their content is replaced): the notice goes just before them;
     // forms and buttons: just after the form, where the player is looking
     if (!elt || !elt.isConnected) { return null; }
-    if (elt.id === "view" || elt.id === "board-screen" || elt.id === "seats" || elt.hasAttribute("hx-trigger") &&
+    if (elt.id === "view" || elt.id === "seats" || elt.hasAttribute("hx-trigger") &&
         /sse:|load|every/.test(elt.getAttribute("hx-trigger"))) {
       return { node: elt, where: "beforebegin" };
     }
