@@ -56,8 +56,14 @@
         /sse:|load|every/.test(elt.getAttribute("hx-trigger"))) {
       return { node: elt, where: "beforebegin" };
     }
-    var form = elt.closest("form");
-    return { node: form || elt, where: "afterend" };
+    // a small form (a +1 stepper inside a half-width box): climb to a block wide enough to read in
+    var node = elt.closest("form") || elt;
+    var wide = Math.min(320, window.innerWidth * 0.7);
+    while (node.parentElement && node.parentElement !== document.body && node.parentElement.id !== "view" &&
+           node.getBoundingClientRect().width < wide) {
+      node = node.parentElement;
+    }
+    return { node: node, where: "afterend" };
   }
 
   function clear(elt) {

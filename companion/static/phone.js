@@ -8,10 +8,16 @@
   "use strict";
   var KEY = "dune.keepScreenOn";
 
-  function note(el, text) {
+  function note(el, text, seconds) {
     if (!el) { return; }
     el.textContent = text;
     el.hidden = !text;
+    clearTimeout(el.__hide);
+    if (text && seconds) { el.__hide = setTimeout(function () { el.hidden = true; }, seconds * 1000); }
+    if (!el.__tapToHide) {
+      el.__tapToHide = true;
+      el.addEventListener("click", function () { el.hidden = true; });
+    }
   }
 
   // -- keep the screen on ------------------------------------------------------------------------
@@ -42,14 +48,14 @@
       }).catch(function (err) {
         sentinel = null;
         note(info, "The screen could not be kept on (" + (err && err.message || err) + "). " +
-                   "Set a longer screen timeout in the phone's settings.");
+                   "Set a longer screen timeout in the phone's settings.", 12);
         render();
       });
     }
     btn.addEventListener("click", function () {
       if (!api) {
         note(info, "This browser cannot keep the screen on from a page served over the local network. " +
-                   "Set a longer screen timeout in the phone's settings instead.");
+                   "Set a longer screen timeout in the phone's settings instead.", 12);
         render();
         return;
       }
