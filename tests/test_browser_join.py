@@ -199,7 +199,7 @@ def test_a_failed_request_is_said_in_place_with_a_retry(tmp_path, browser):
         srv.stop()  # the laptop's server goes away
         plus = page.locator("#my-panel button[aria-label='add 1 spice']")
         plus.tap()
-        notice = page.locator(".req-failed")
+        notice = page.locator(".req-failed", has_text="Not sent")
         expect(notice).to_be_visible(timeout=5000)
         expect(notice).to_contain_text("cannot be reached")
         expect(notice).to_contain_text("Nothing was saved")

@@ -81,6 +81,7 @@
     clear(elt);
     var box = document.createElement("div");
     box.className = "req-failed";
+    box.setAttribute("data-kind", kind);
     box.setAttribute("role", "alert");
     var p = document.createElement("p");
     p.textContent = describe(kind, detail);
@@ -127,7 +128,11 @@
   document.addEventListener("htmx:sendError", function (e) { show("send", e); });
   document.addEventListener("htmx:timeout", function (e) { show("timeout", e); });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail && e.detail.successful) { clear(e.detail.elt); }
+    if (!e.detail || !e.detail.successful) { return; }
+    clear(e.detail.elt);
+    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date
+    Array.prototype.forEach.call(document.querySelectorAll('.req-failed[data-kind="send"], .req-failed[data-kind="timeout"]'),
+      function (n) { n.remove(); });
   });
   // a request that hangs (Wi-Fi that swallows packets) must end in a notice, not a spinner forever
   document.addEventListener("htmx:configRequest", function (e) {
