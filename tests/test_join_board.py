@@ -359,5 +359,6 @@ def test_phone_has_an_off_by_default_keep_screen_on_toggle_and_scripts_are_files
         assert "/static/errors.js" in page and "/static/phone.js" in page, path
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), path  # no inline scripts (CSP)
         assert not re.search(r"\son[a-z]+=|hx-on", page), path  # no inline handlers
-    for name in ("errors.js", "phone.js"):
-        assert phone.get(f"/static/{name}").status_code == 200
+    for name in ("errors.js", "phone.js", "vendor/nosleep-0.12.0/no-sleep.webm", "vendor/nosleep-0.12.0/no-sleep.mp4"):
+        r = phone.get(f"/static/{name}")
+        assert r.status_code == 200 and r.content_length > 1000, name
