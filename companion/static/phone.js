@@ -45,37 +45,40 @@
 
   function videoLock() {
     var base = "/static/vendor/nosleep-0.12.0/no-sleep.";
-    var video = document.createElement("video");
-    video.setAttribute("title", "Keep screen on");
-    video.setAttribute("playsinline", "");
-    video.setAttribute("aria-hidden", "true");
-    video.muted = true;
-    ["webm", "mp4"].forEach(function (kind) {
-      var source = document.createElement("source");
-      source.src = base + kind;
-      source.type = "video/" + kind;
-      video.appendChild(source);
-    });
-    video.addEventListener("loadedmetadata", function () {
-      if (video.duration <= 1) {
-        video.loop = true;
-      } else {
-        video.addEventListener("timeupdate", function () {
-          if (video.currentTime > 0.5) { video.currentTime = Math.random(); }
-        });
-      }
-    });
-    var lost = null;
-    video.addEventListener("pause", function () { if (lost) { lost(); } });
+    var video = null, lost = null;
+    function make() {  // only when first wanted: a page load never fetches the video
+      video = document.createElement("video");
+      video.setAttribute("title", "Keep screen on");
+      video.setAttribute("playsinline", "");
+      video.setAttribute("aria-hidden", "true");
+      video.muted = true;
+      ["webm", "mp4"].forEach(function (kind) {
+        var source = document.createElement("source");
+        source.src = base + kind;
+        source.type = "video/" + kind;
+        video.appendChild(source);
+      });
+      video.addEventListener("loadedmetadata", function () {
+        if (video.duration <= 1) {
+          video.loop = true;
+        } else {
+          video.addEventListener("timeupdate", function () {
+            if (video.currentTime > 0.5) { video.currentTime = Math.random(); }
+          });
+        }
+      });
+      video.addEventListener("pause", function () { if (lost) { lost(); } });
+    }
     return {
       name: "silent video",
-      active: function () { return !video.paused; },
+      active: function () { return !!video && !video.paused; },
       start: function (onLost) {
+        if (!video) { make(); }
         lost = onLost;
         var played = video.play();
         return played && played.then ? played : Promise.resolve();
       },
-      stop: function () { lost = null; video.pause(); }
+      stop: function () { lost = null; if (video) { video.pause(); } }
     };
   }
 
