@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -79,9 +80,11 @@ def test_host_opens_the_board_screen_and_it_never_shows_a_factions_spice(server,
     board.wait_for_timeout(300)  # let the stream open
 
     # the phone changes its spice: the board refreshes (new revision) and shows nobody's spice
+    t0 = time.monotonic()
     phone.locator("#my-panel button[aria-label='add 1 spice']").tap()
     expect(phone.locator("#my-spice")).to_have_text("48")
     expect(top).to_have_attribute("data-revision", "4", timeout=5000)
+    print(f"\nthe board screen refreshed {(time.monotonic() - t0) * 1000:.0f} ms after the phone's tap")
     api_act(server, code, host_token, type="storm.set", sector=9)
     expect(board.locator(".bs-top .storm .sector")).to_have_text("9", timeout=5000)
     assert board.evaluate("window.__noReload") == "still here"  # refreshed in place, not reloaded
