@@ -8,24 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 
 DEFAULT_PORT = 8765
-
-
-def lan_addresses() -> list[str]:
-    """IPv4 addresses of this machine that phones on the LAN can reach (loopback last)."""
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = info[4][0]
-            if addr not in found:
-                found.append(addr)
-    except OSError:
-        pass
-    lan = [a for a in found if not a.startswith("127.")]
-    return lan + ["127.0.0.1"]
 
 
 def terminal_qr(url: str) -> str:
@@ -38,6 +23,33 @@ def terminal_qr(url: str) -> str:
     out = io.StringIO()
     qr.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def print_banner(app, addresses) -> None:
+    """What the terminal shows at start: every address, the advertised one, and a QR code that opens
+    the newest table's join page (or the start page when there is no table yet)."""
+    from .netaddr import report
+
+    public = addresses.public_url
+    print("Dune Table Companion")
+    print(f"  data:   {app.config['DATA_DIR']}")
+    print(f"  store:  {app.extensions['tables'].store.describe()}")
+    for line in app.extensions.get("store_report", []):
+        print(f"  NOTE:   {line}")
+    print(f"  open:   {public}/   (host a table here, on this laptop)")
+    for line in report(addresses):
+        print(line)
+    newest = app.extensions["tables"].store.list_tables()[:1]
+    if newest:
+        code = newest[0]["code"]
+        target = f"{public}/t/{code}/join"
+        print(f"  This QR code opens the join page of the newest table, {code}: {target}")
+    else:
+        target = public + "/"
+        print(f"  No table yet. This QR code opens the start page ({target}): host a table there,")
+        print("  or join one with its code. Each new table prints its own QR code here.")
+    print(terminal_qr(target))
+    print("  Ctrl-C stops the server; every entry is already saved.")
 
 
 def serve(argv: list[str]) -> int:
@@ -61,12 +73,12 @@ def serve(argv: list[str]) -> int:
         parser.error("--port must be between 1 and 65535")
 
     from . import create_app
+    from .netaddr import plan as address_plan
 
-    host_addr = args.host if args.host not in ("0.0.0.0", "::", "") else lan_addresses()[0]
-    public = args.public_url or f"http://{host_addr}:{args.port}"
+    addresses = address_plan(args.host, args.port, args.public_url)
     try:
-        app = create_app({"DATA_DIR": args.data, "DATABASE": args.database, "PUBLIC_URL": public,
-                          "TERMINAL_QR": True})
+        app = create_app({"DATA_DIR": args.data, "DATABASE": args.database, "TERMINAL_QR": True,
+                          **addresses.config()})
     except ValueError as exc:  # e.g. an unknown --database scheme
         print(f"companion: {exc}", file=sys.stderr)
         return 2
@@ -76,15 +88,7 @@ def serve(argv: list[str]) -> int:
         return 2
     app.extensions["search"].warm()
     server = make_server(app, args)
-    print("Dune Table Companion")
-    print(f"  data:   {app.config['DATA_DIR']}")
-    print(f"  store:  {app.extensions['tables'].store.describe()}")
-    for line in app.extensions.get("store_report", []):
-        print(f"  NOTE:   {line}")
-    print(f"  open:   {public}/   (host a table here, on this laptop)")
-    print("  phones join by scanning the QR code the table page shows. This one opens the start page:")
-    print(terminal_qr(public + "/"))
-    print("  Ctrl-C stops the server; every entry is already saved.")
+    print_banner(app, addresses)
     sys.stdout.flush()
     try:
         server.run()

@@ -204,6 +204,7 @@ def reissue(code, faction):
         token = tables().reissue(code, faction)
     except EntryError as exc:
         return make_response(jsonify({"error": exc.to_dict()}), 422)
+    current_app.extensions["presence"].bump(code)  # the host page's seat list refreshes
     return jsonify({"faction": faction, "seat_token": token})
 
 

@@ -56,15 +56,41 @@ def no_store(response):
 
 # -- start and hosting -------------------------------------------------------------------------
 
-@bp.get("/")
-def start():
+def render_start(**extra) -> str:
     hosted = []
     for t in tables().store.list_tables()[:12]:
         role, _ = auth.seat_role(t["code"], api=False)
         if role:
             hosted.append({"code": t["code"], "role": role, "factions": t["config"]["factions"]})
+    extra.setdefault("error", None)
     return render_template("start.html", factions=[(f, faction_name(f)) for f in KISS_FACTION_IDS], hosted=hosted,
-                           error=None)
+                           **extra)
+
+
+@bp.get("/")
+def start():
+    return render_start()
+
+
+CODE_SHAPE = re.compile(r"^[A-Z0-9]{5}$")
+
+
+@bp.get("/join")
+def join_by_code():
+    """The start page's "Join a table" box: a typed code (any case, spaces ignored) -> its join page."""
+    typed = request.args.get("code", "")
+    code = re.sub(r"[\s-]+", "", typed).upper()
+    if CODE_SHAPE.match(code) and tables().table(code) is not None:
+        return redirect(url_for("pages.join", code=code))
+    if not code:
+        message, status = "Type the table's code: the 5 characters shown on the host's screen.", 422
+    elif not CODE_SHAPE.match(code):
+        message, status = (f"A table code has 5 letters or digits; {typed.strip()!r} has {len(code)}. "
+                           f"Check the host's screen."), 422
+    else:
+        message, status = (f"There is no table {code} on this server. Check the code on the host's screen "
+                           f"(or ask the host to read it out)."), 404
+    return make_response(render_start(join_error=message, join_code=typed), status)
 
 
 @bp.post("/tables")
@@ -119,9 +145,29 @@ def host(code):
     if role != "host":
         return redirect(url_for("pages.join", code=t.code))
     url = join_url(t.code)
-    seats = tables().store.seat_status(t.code)
     return no_store(make_response(render_template(
-        "host.html", code=t.code, url=url, qr=qr_svg(url), seats=seats, state=view_for(t.state, "host"))))
+        "host.html", code=t.code, url=url, qr=qr_svg(url), state=view_for(t.state, "host"),
+        other_urls=[u.rstrip("/") + f"/t/{t.code}/join" for u in current_app.config.get("LAN_OTHER_URLS") or []],
+        loopback_only=bool(current_app.config.get("LAN_LOOPBACK_ONLY")),
+        lan_reason=current_app.config.get("LAN_REASON") or "", lan_advice=current_app.config.get("LAN_ADVICE") or [],
+        **seat_list(t))))
+
+
+def seat_list(t) -> dict:
+    """The host's seat list: who joined, whose phone holds the live stream now."""
+    presence = current_app.extensions["presence"]
+    epoch = presence.epoch(t.code)  # read first: a change after this makes the page fetch again
+    return {"seats": tables().store.seat_status(t.code), "connected": presence.connected(t.code),
+            "seats_epoch": epoch, "factions_present": t.state["factions_present"]}
+
+
+@bp.get("/t/<code>/seats")
+def seats(code):
+    """The host page's seat list, refreshed on the live stream's ``seats`` event."""
+    t = table_or_404(code)
+    if seat_or_join(code) != "host":
+        abort(403)
+    return no_store(make_response(render_template("partials/seats.html", code=t.code, **seat_list(t))))
 
 
 @bp.post("/t/<code>/seats/<faction>/reissue")
@@ -134,6 +180,7 @@ def reissue(code, faction):
         tables().reissue(t.code, faction)
     except EntryError as exc:
         return make_response(exc.message, 404)
+    current_app.extensions["presence"].bump(t.code)
     return redirect(url_for("pages.host", code=t.code))
 
 
@@ -169,6 +216,7 @@ def join_post(code):
         html = render_template("join.html", code=t.code, seats=seats, role=None,
                                error=f"{faction_name(choice)} was just taken by another phone.")
         return make_response(html, 409)
+    current_app.extensions["presence"].bump(t.code)  # the host page's seat list refreshes
     return auth.set_seat_cookie(redirect(url_for("pages.table", code=t.code)), t.code, token)
 
 
@@ -431,14 +479,71 @@ def history(code):
     return no_store(make_response(render_template("history.html", code=t.code, role=role, entries=entries)))
 
 
+BOARD_ENTRIES = 6
+
+
+def board_context(t) -> dict:
+    """Everything the board screen shows: the public view and the last public history lines.
+    Public by construction: no cookie, no credential, no seat is read here."""
+    with t.lock:
+        s = view_for(t.state, "board")
+    lines = [e for e in tables().history(t.code, "board") if e["payload"] is not None]
+    rule_text = None
+    if s.get("banner"):
+        from .markdown import render_markdown
+        entry = current_app.extensions["search"].get().get(s["banner"]["rule"])
+        rule_text = Markup(render_markdown(entry.text)) if entry else None
+    return {"code": t.code, "s": s, "recent": list(reversed(lines[-BOARD_ENTRIES:])), "rule_text": rule_text}
+
+
 @bp.get("/t/<code>/board")
 def board(code):
+    """The board screen for a TV or laptop: any browser, whatever cookie it holds, sees the public table."""
     t = table_or_404(code)
-    role = seat_or_join(code)
-    if role is None:
-        return redirect(url_for("pages.join", code=t.code))
-    return no_store(make_response(render_template("board.html", code=t.code, role=role,
-                                                  s=view_for(t.state, "board"))))
+    return no_store(make_response(render_template("board.html", **board_context(t))))
+
+
+@bp.get("/t/<code>/board/view")
+def board_fragment(code):
+    """The board screen's live refresh: the same public fragment for everyone."""
+    t = table_or_404(code)
+    return no_store(make_response(render_template("partials/board_screen.html", **board_context(t))))
+
+
+# -- the phone as an app: manifest and icons ---------------------------------------------------------
+
+THEME = "#15110c"
+
+
+def manifest(start_url: str, name: str, short: str):
+    icons = [{"src": url_for("static", filename=f"icons/icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png",
+              "purpose": "any"} for n in (192, 512)]
+    icons.append({"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
+                  "type": "image/png", "purpose": "maskable"})
+    body = {"name": name, "short_name": short, "start_url": start_url, "scope": "/", "id": start_url,
+            "display": "fullscreen", "display_override": ["fullscreen", "standalone"],
+            "orientation": "any", "background_color": THEME, "theme_color": THEME, "icons": icons}
+    response = make_response(json.dumps(body, indent=1))
+    response.headers["Content-Type"] = "application/manifest+json"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def app_manifest():
+    return manifest("/", "Dune Table Companion", "Dune Table")
+
+
+@bp.get("/t/<code>/manifest.webmanifest")
+def table_manifest(code):
+    """Added to the home screen from a table's page, the icon opens that table (the phone's seat)."""
+    t = table_or_404(code)
+    return manifest(f"/t/{t.code}", f"Dune table {t.code}", f"Dune {t.code}")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return current_app.send_static_file("icons/favicon.ico")
 
 
 def template_globals() -> dict:

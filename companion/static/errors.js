@@ -1,0 +1,168 @@
+// Dune Table Companion: failures are shown where they happened, never swallowed.
+// Every htmx request that fails (server stopped, Wi-Fi lost, 5xx, a timeout) puts a notice next to
+// the element that made it, saying what happened and offering Retry (which sends the same request
+// again, with what the player typed: a failed request never swaps anything away). A live stream
+// that drops shows a bar with "Retry now". The notice goes away when that element's next request works.
+(function () {
+  "use strict";
+  var TIMEOUT_MS = 15000;
+
+  function tableCode() {
+    var m = /^\/t\/([A-Za-z0-9]{5})(\/|$)/.exec(location.pathname);
+    return m ? m[1].toUpperCase() : null;
+  }
+
+  function serverMessage(xhr) {
+    if (!xhr || !xhr.responseText) { return ""; }
+    try {
+      var body = JSON.parse(xhr.responseText);
+      var msg = (body && (body.message || (body.error && body.error.message))) || "";
+      return typeof msg === "string" ? msg : "";
+    } catch (err) {
+      var text = xhr.responseText.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+      return text.length <= 160 ? text : "";
+    }
+  }
+
+  function describe(kind, detail) {
+    var cfg = detail.requestConfig || {};
+    var writing = cfg.verb && cfg.verb.toLowerCase() !== "get";
+    var xhr = detail.xhr;
+    if (kind === "send") {
+      return writing ? "Not sent: the companion cannot be reached (server stopped or Wi-Fi lost). Nothing was saved."
+                     : "Could not refresh: the companion cannot be reached (server stopped or Wi-Fi lost).";
+    }
+    if (kind === "timeout") {
+      return writing ? "No answer from the companion in time. Retry is safe: the table refuses a duplicate entry."
+                     : "No answer from the companion in time.";
+    }
+    var status = xhr ? xhr.status : 0;
+    var said = serverMessage(xhr);
+    if (status === 401) {
+      return "This phone no longer holds a seat at this table (was it re-issued to another phone?).";
+    }
+    if (status >= 500) {
+      return (said || "The companion hit an error") + " (error " + status + ")." +
+             (writing ? " Your entry was not saved." : "");
+    }
+    return (said || "The companion refused the request") + " (error " + status + ").";
+  }
+
+  function anchorFor(elt) {
+    // refresh containers (their content is replaced): the notice goes just before them;
+    // forms and buttons: just after the form, where the player is looking
+    if (!elt || !elt.isConnected) { return null; }
+    if (elt.id === "view" || elt.id === "seats" || elt.hasAttribute("hx-trigger") &&
+        /sse:|load|every/.test(elt.getAttribute("hx-trigger"))) {
+      return { node: elt, where: "beforebegin" };
+    }
+    // a small form (a +1 stepper inside a half-width box): climb to a block wide enough to read in
+    var node = elt.closest("form") || elt;
+    var wide = Math.min(320, window.innerWidth * 0.7);
+    while (node.parentElement && node.parentElement !== document.body && node.parentElement.id !== "view" &&
+           node.getBoundingClientRect().width < wide) {
+      node = node.parentElement;
+    }
+    return { node: node, where: "afterend" };
+  }
+
+  function clear(elt) {
+    if (elt && elt.__failNotice) {
+      elt.__failNotice.remove();
+      elt.__failNotice = null;
+    }
+  }
+
+  function show(kind, e) {
+    var detail = e.detail || {};
+    var elt = detail.elt;
+    var anchor = anchorFor(elt);
+    if (!anchor) { return; }
+    clear(elt);
+    var box = document.createElement("div");
+    box.className = "req-failed";
+    box.setAttribute("data-kind", kind);
+    box.setAttribute("role", "alert");
+    var p = document.createElement("p");
+    p.textContent = describe(kind, detail);
+    box.appendChild(p);
+    var status = detail.xhr ? detail.xhr.status : 0;
+    var code = tableCode();
+    if (status === 401 && code) {
+      var join = document.createElement("a");
+      join.className = "button";
+      join.href = "/t/" + code + "/join";
+      join.textContent = "Join again";
+      box.appendChild(join);
+    } else if (status === 403 && /csrf/i.test(p.textContent)) {
+      var reload = document.createElement("button");
+      reload.type = "button";
+      reload.textContent = "Reload the page";
+      reload.addEventListener("click", function () { location.reload(); });
+      box.appendChild(reload);
+    } else {
+      var retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "retry";
+      retry.textContent = "Retry";
+      var cfg = detail.requestConfig || {};
+      retry.addEventListener("click", function () {
+        retry.disabled = true;
+        retry.textContent = "Retrying…";
+        if (elt.isConnected && cfg.verb && cfg.path) {
+          htmx.ajax(cfg.verb.toUpperCase(), cfg.path, { source: elt }).then(function () {
+            retry.disabled = false;
+            retry.textContent = "Retry";
+          });
+        } else {
+          htmx.trigger(document.body, "resync");
+        }
+      });
+      box.appendChild(retry);
+    }
+    anchor.node.insertAdjacentElement(anchor.where, box);
+    elt.__failNotice = box;
+  }
+
+  document.addEventListener("htmx:responseError", function (e) { show("response", e); });
+  document.addEventListener("htmx:sendError", function (e) { show("send", e); });
+  document.addEventListener("htmx:timeout", function (e) { show("timeout", e); });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!e.detail || !e.detail.successful) { return; }
+    clear(e.detail.elt);
+    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date
+    Array.prototype.forEach.call(document.querySelectorAll('.req-failed[data-kind="send"], .req-failed[data-kind="timeout"]'),
+      function (n) { n.remove(); });
+  });
+  // a request that hangs (Wi-Fi that swallows packets) must end in a notice, not a spinner forever
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (e.detail && !e.detail.timeout) { e.detail.timeout = TIMEOUT_MS; }
+  });
+
+  // the live stream: a bar at the top while it is down, with a button to try at once
+  var bar = null, shown = null;
+  function liveDown() {
+    if (bar) { return; }
+    shown = setTimeout(function () {
+      bar = document.createElement("div");
+      bar.className = "live-failed";
+      bar.setAttribute("role", "status");
+      var p = document.createElement("span");
+      p.textContent = "Live updates lost: reconnecting. This screen may be out of date.";
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "small retry";
+      b.textContent = "Retry now";
+      b.addEventListener("click", function () { htmx.trigger(document.body, "resync"); });
+      bar.appendChild(p);
+      bar.appendChild(b);
+      document.body.appendChild(bar);
+    }, 3000);  // a blip (phone waking up) reconnects within a second or two: say nothing
+  }
+  function liveUp() {
+    clearTimeout(shown);
+    if (bar) { bar.remove(); bar = null; }
+  }
+  document.addEventListener("htmx:sseError", liveDown);
+  document.addEventListener("htmx:sseOpen", liveUp);
+})();
