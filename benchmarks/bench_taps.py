@@ -92,7 +92,10 @@ class Phones:
         """One tap; a submit also checks that the page did not scroll."""
         page = locator.page
         page.wait_for_function(IDLE)
-        locator.scroll_into_view_if_needed()
+        # the player scrolls the control to the middle of the screen, clear of the bottom bar
+        # (Playwright would otherwise re-scroll a control hidden under the bar while tapping it)
+        locator.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(50)
         self.measure_targets(page)
         before = page.evaluate("window.scrollY")
         n = page.evaluate("window.__xhrs.size")

@@ -116,6 +116,7 @@
   document.body && document.body.addEventListener("entry-done", function (e) {
     var t = document.getElementById("toast");
     if (!t || !e.detail || !e.detail.text) { return; }
+    clearSheet();  // the entry went in (an override from the sheet, too): the refusal is over
     t.textContent = "✓ " + e.detail.text;
     t.hidden = false;
     clearTimeout(toastTimer);
