@@ -488,15 +488,14 @@ def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, pa
     expect(board.locator(".status .turn")).to_have_text("Turn 1/10 · Storm")
     expect(board.locator(".status .storm .sector")).to_have_text("18")
     expect(board.locator(".status .order .chip")).to_have_count(6)
-    # the schematic: 18 sectors, the storm's one highlighted
-    svg = board.locator("svg.board-svg")
+    # the map of Arrakis: every territory-sector piece, the storm's sector shaded
+    svg = board.locator("svg.dune-map")
     expect(svg).to_be_visible()
-    expect(svg).to_have_attribute("aria-label", "Board: storm over sector 18")
-    sectors = svg.locator("path:has(title)")
-    expect(sectors).to_have_count(18)
-    fills = sectors.evaluate_all("ps => ps.map(p => [p.querySelector('title').textContent, p.getAttribute('fill')])")
-    storm_fill = dict(fills)["Sector 18"]
-    assert [name for name, fill in fills if fill == storm_fill] == ["Sector 18"], fills
+    expect(svg).to_have_attribute("aria-label", "Map of Arrakis, storm over sector 18")
+    expect(svg.locator("path[data-piece]")).to_have_count(86)
+    stormed = svg.locator("path.in-storm").evaluate_all("ps => ps.map(p => p.dataset.piece)")
+    assert stormed and all(p.endswith("@18") for p in stormed), stormed
+    expect(svg.locator("path.storm")).to_have_count(1)
     box = svg.bounding_box()
     assert box["width"] >= 400 and box["height"] >= 400, box   # readable across the room
     # the territory table: every stack and the spice on the board
@@ -519,9 +518,10 @@ def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, pa
     table.fill(storm_form.locator("input[name='sector']"), "5")
     table.tap(storm_form.locator("button", has_text="Set storm"))
     expect(board.locator(".status .storm .sector")).to_have_text("5")
-    expect(svg).to_have_attribute("aria-label", "Board: storm over sector 5")
-    expect(board.locator("svg.board-svg path:has(title:text-is('Sector 5'))")).to_have_attribute("fill", storm_fill)
-    expect(board.locator("svg.board-svg path:has(title:text-is('Sector 18'))")).not_to_have_attribute("fill", storm_fill)
+    expect(svg).to_have_attribute("aria-label", "Map of Arrakis, storm over sector 5")
+    expect(board.locator('svg.dune-map path.in-storm[data-piece="Red Chasm@6"]')).to_have_count(0)
+    expect(board.locator('svg.dune-map path.in-storm[data-piece="South Mesa@5"]')).to_have_count(1)
+    expect(board.locator('svg.dune-map path.in-storm[data-piece="Meridian@18"]')).to_have_count(0)
     # ... and the phase
     table.tap(atreides.locator("button", has_text="Next phase"))
     expect(board.locator(".status .turn")).to_have_text("Turn 1/10 · Spice Blow & Nexus")

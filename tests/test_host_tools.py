@@ -47,7 +47,7 @@ def test_board_view_shows_storm_turn_and_stacks_but_no_spice_behind_shields(app,
     screen = join_seat(app, t.code, "board")
     for path in (f"/t/{t.code}/board", f"/t/{t.code}/view"):
         html = screen.get(path).get_data(as_text=True)
-        assert 'class="board-svg"' in html and "storm over sector 5" in html
+        assert 'class="dune-map"' in html and "storm over sector 5" in html
         assert re.search(r"Turn <b>1</b>/10", html)
         assert "Harkonnen" in html and not re.search(r"(?<![\w.])61(?![\w.])", html)
     # the board view can only watch
