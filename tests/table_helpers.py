@@ -80,3 +80,24 @@ def get(client, t, who: str, path: str, status: int = 200, **params):
     r = client.get(f"/api/tables/{t.code}/{path}", headers=bearer(t.token(who)), query_string=params)
     assert r.status_code == status, r.get_data(as_text=True)
     return r.get_json()
+
+
+def skip_phase(client, t, reason: str = "the test skips this phase's steps") -> dict:
+    """phase.next past the phase's unfinished steps: an override with its reason, as a table would."""
+    return ok(client, t, type="phase.next", override=True, reason=reason)
+
+
+def its_turn(client, t, faction: str) -> dict:
+    """Shipment & Movement goes in storm order: the factions whose turn comes before ``faction``'s
+    say they are done (``turn.done``), so ``faction`` may ship and move now. The Guild goes when
+    it wishes: only a faction in the middle of its turn is closed for it."""
+    for _ in range(12):
+        s = host_state(client, t)
+        w = s["whose_turn"]
+        current = w and w["faction"]
+        if current in (None, faction):
+            return s
+        if faction == "guild" and not s["turn_flags"][current]["shipped"]:
+            return s
+        ok(client, t, type="turn.done", faction=current)
+    raise AssertionError(f"{faction} never got its turn")

@@ -245,8 +245,16 @@ def test_two_full_turns_on_phones(server, browser, patience):
     expect(atreides.locator("#my-panel .stat", has_text="Tanks")).to_contain_text("2")
     expect(atreides.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_have_count(0)
 
-    def next_phase(page, name: str, turn: int = 1):
+    def next_phase(page, name: str, turn: int = 1, refused: str | None = None):
+        """Tap "Next phase"; with ``refused``, the phase has an open step: the refusal names it and
+        the phase it would go to, and the table overrides it with one tap."""
         table.tap(page.locator("button", has_text="Next phase"))
+        if refused:
+            refusal = page.locator("#refusal p").first
+            expect(refusal).to_contain_text(refused)
+            expect(refusal).to_contain_text(f"before {name}")
+            expect(phase_line(page)).not_to_have_text(f"Turn {turn}/10 · {name}")
+            table.tap(page.locator("#refusal button", has_text="Override"))
         for p in (fremen, atreides, bg):
             expect(phase_line(p)).to_have_text(f"Turn {turn}/10 · {name}")
 
@@ -294,7 +302,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
     expect(host_row("atreides").locator("td").nth(1)).to_have_text("8")
 
     # -- Revival: Atreides bring back the two the storm killed, free ------------------------------------------
-    next_phase(bg, "Revival")
+    next_phase(bg, "Revival", refused="5 of 6 cards still up for auction")
     revive = entry_form(atreides, "revive")
     table.fill(revive.locator("input[name='forces']"), "2")
     table.tap(revive.locator("button", has_text="Revive"))
@@ -330,6 +338,9 @@ def test_two_full_turns_on_phones(server, browser, patience):
     expect(bg.locator("#my-panel .stack[data-territory='The Minor Erg']")).to_contain_text("1")
     expect(bg.locator("#my-spice")).to_have_text("3")
     expect(fremen.locator("#board tr", has_text="The Minor Erg")).to_contain_text("Bene Gesserit 1")
+    # storm order from sector 7: Emperor, (Guild when it wishes), Bene Gesserit, Atreides...
+    table.act(type="turn.done", faction="bg")
+    table.act(type="turn.done", faction="emperor")
 
     # two taps: "Where?" on the Arrakeen stack, then "Move → Old Gap" from the reach list
     table.tap(atreides.locator("#now .stack-pick[data-piece^='Arrakeen']"))
@@ -342,7 +353,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
     expect(atreides.locator("#my-panel .stack[data-territory='Arrakeen']")).to_contain_text("8")
     expect(bg.locator("#board tr", has_text="Old Gap")).to_contain_text("Atreides 2")
 
-    next_phase(fremen, "Battle")
+    next_phase(fremen, "Battle", refused="Spacing Guild, Harkonnen and Fremen still to ship and move")
 
     # -- Spice Collection: previewed on every phone, applied with one tap ---------------------------------------
     next_phase(fremen, "Spice Collection")
@@ -397,14 +408,14 @@ def test_two_full_turns_on_phones(server, browser, patience):
     table.tap(blow.locator("button", has_text="Apply The Great Flat on pile B"))
     expect(atreides.locator("#board tr", has_text="The Great Flat")).to_contain_text("10")
 
-    next_phase(atreides, "CHOAM Charity", turn=2)
+    next_phase(atreides, "CHOAM Charity", turn=2, refused="No card turned on pile A yet; the Nexus is open")
     expect(fremen.locator(".phase-box")).to_contain_text("No charity for you this turn.")   # 2 spice
     expect(bg.locator("#my-spice")).to_have_text("3")
     table.tap(bg.locator(".phase-box button", has_text="Claim 2 spice"))                    # from turn 2
     expect(bg.locator("#my-spice")).to_have_text("5")
 
     next_phase(bg, "Bidding", turn=2)
-    next_phase(bg, "Revival", turn=2)
+    next_phase(bg, "Revival", turn=2, refused="6 of 6 cards still up for auction")
     revive = entry_form(atreides, "revive")
     table.fill(revive.locator("input[name='forces']"), "2")
     table.tap(revive.locator("button", has_text="Revive"))
@@ -413,7 +424,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
     expect(atreides.locator("#board tr", has_text="Old Gap").locator("b.spice")).to_have_count(0)  # all taken
 
     next_phase(fremen, "Shipment & Movement", turn=2)
-    next_phase(fremen, "Battle", turn=2)
+    next_phase(fremen, "Battle", turn=2, refused="still to ship and move")
     next_phase(fremen, "Spice Collection", turn=2)
     expect(bg.locator(".phase-box li", has_text="Arrakeen")).to_have_text("Atreides +2 stronghold from Arrakeen")
     table.tap(fremen.locator("button", has_text="Apply collection"))
@@ -440,8 +451,10 @@ def test_two_full_turns_on_phones(server, browser, patience):
                  "spice collected", "Fremen draw next turn's storm card", "Fremen reveal the storm card",
                  "storm moves 3 sectors", "spice blow B: Shai-Hulud"):
         expect(entries).to_contain_text(text)
-    expect(entries.locator("li.override")).to_contain_text("ships 1 force to The Minor Erg")
-    expect(entries.locator("li.override")).to_contain_text("waived: The storm is over sector 7")
+    shipped = entries.locator("li.override", has_text="ships 1 force to The Minor Erg")
+    expect(shipped).to_contain_text("waived: The storm is over sector 7")
+    skipped = entries.locator("li.override", has_text="next phase: Bidding → Revival").last
+    expect(skipped).to_contain_text("[OVERRIDE: Table ruling — waived: 5 of 6 cards still up for auction")
     history.close()
 
     elapsed = time.monotonic() - t_start
@@ -522,8 +535,10 @@ def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, pa
     expect(board.locator('svg.dune-map path.in-storm[data-piece="Red Chasm@6"]')).to_have_count(0)
     expect(board.locator('svg.dune-map path.in-storm[data-piece="South Mesa@5"]')).to_have_count(1)
     expect(board.locator('svg.dune-map path.in-storm[data-piece="Meridian@18"]')).to_have_count(0)
-    # ... and the phase
+    # ... and the phase: setting the storm is a correction, not its move, so the phone overrides
     table.tap(atreides.locator("button", has_text="Next phase"))
+    expect(atreides.locator("#refusal p").first).to_contain_text("The storm has not moved yet")
+    table.tap(atreides.locator("#refusal button", has_text="Override"))
     expect(board.locator(".status .turn")).to_have_text("Turn 1/10 · Spice Blow & Nexus")
     assert board.evaluate("window.__noReload") == "still here"
     board.screenshot(path=str(SHOTS / "dune-turns-board-after.png"), full_page=True)

@@ -4,6 +4,7 @@ forces can ship and move into (stronghold price, two factions at most, safe from
 from __future__ import annotations
 
 from conftest import SIX, act, create_table, state
+from table_helpers import its_turn
 
 
 def reveal_token(client, t, card, token, faction, territory, sector, forces=2):
@@ -49,6 +50,7 @@ def test_jacurutu_becomes_a_sixth_stronghold_with_stronghold_rules(client):
     act(client, t.code, t.host, type="move", faction="harkonnen", **{"from": "Gara Kulon"}, to="jacurutu-sietch",
         forces=2)
     # shipping in costs the stronghold rate, paid to the Guild
+    its_turn(client, t, "atreides")  # storm order from sector 1: the Atreides dot (1) comes last
     before = state(client, t.code, t.host)["factions"]
     s = act(client, t.code, t.host, type="ship", faction="atreides", to="Jacurutu Sietch", forces=3).json
     assert s["factions"]["atreides"]["spice"] == before["atreides"]["spice"] - 3

@@ -149,6 +149,9 @@ def test_setup_order_fremen_bg_moritani(client):
     s = ok(client, t, "moritani", type="setup.moritani", faction="moritani", territory="Carthag")
     assert stack(s, "Carthag", "moritani")["forces"] == 6
     assert s["setup"]["pending"] == []
+    refused(client, t, "host", "base-storm", "the storm has not moved yet: finish Storm before Spice Blow & Nexus",
+            type="phase.next")
+    ok(client, t, type="storm.move", sectors=2)
     assert ok(client, t, type="phase.next")["phase"] == "spice_blow"
 
 
@@ -249,7 +252,8 @@ CORE_OK = [
     ("host", [], {"type": "storm.set", "sector": 5}, lambda s: s["storm"]["sector"] == 5),
     ("host", [{"type": "setup.fremen", "placements": [{"territory": "Sietch Tabr", "forces": 10}]},
               {"type": "setup.bg", "faction": "bg", "territory": "Polar Sink"},
-              {"type": "setup.moritani", "faction": "moritani", "territory": "Habbanya Sietch"}],
+              {"type": "setup.moritani", "faction": "moritani", "territory": "Habbanya Sietch"},
+              {"type": "storm.move", "sectors": 2}],
      {"type": "phase.next"}, lambda s: s["phase"] == "spice_blow"),
     ("host", [], {"type": "phase.set", "turn": 3, "phase": "bidding"},
      lambda s: (s["turn"], s["phase"]) == (3, "bidding")),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.rules.board import load_board, split_piece
 from conftest import SIX, act, create_table, join_seat, undo
-from table_helpers import finish_setup, get, history, host_state, ok, refused, set_phase, spice, stack
+from table_helpers import finish_setup, get, history, host_state, its_turn, ok, refused, set_phase, spice, stack
 
 
 @pytest.fixture()
@@ -44,6 +44,7 @@ def test_move_into_the_stormed_piece_refused_other_piece_allowed(client, t):
             type="move", faction="atreides", **{"from": "Arrakeen"}, to="Imperial Basin", to_sector=10, forces=2)
     refused(client, t, "harkonnen", "base-storm-movement", "forces in Carthag cannot move out", type="move",
             faction="harkonnen", **{"from": "Carthag"}, to="Imperial Basin", to_sector=9, forces=2)
+    its_turn(client, t, "atreides")  # storm order from sector 10: Guild, Bene Gesserit, Atreides...
     s = ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="Imperial Basin",
            to_sector=9, forces=2)
     assert stack(s, "Imperial Basin", "atreides")["sectors"]["9"]["forces"] == 2
@@ -63,6 +64,7 @@ def test_a_path_that_must_detour_around_the_storm(client, t):
     refused(client, t, "emperor", "base-storm-movement", "The storm over sector 9 blocks every route", type="move",
             faction="emperor", **{"from": "Imperial Basin", "from_sector": 8}, to="Imperial Basin", to_sector=10,
             forces=1)
+    its_turn(client, t, "harkonnen")
     s = ok(client, t, "harkonnen", type="move", faction="harkonnen", **{"from": "Imperial Basin", "from_sector": 8},
            to="Imperial Basin", to_sector=10, forces=3)
     assert stack(s, "Imperial Basin", "harkonnen")["sectors"] == {"10": {"forces": 3, "starred": 0, "advisors": 0}}
@@ -81,6 +83,7 @@ def test_tueks_sietch_full_but_advisors_may_enter(client, t):
             faction="harkonnen", **{"from": "South Mesa", "from_sector": 4}, to="tueks-sietch", forces=2)
     refused(client, t, "bg", "bg-advisors", "only as advisors", type="ship", faction="bg", to="Tuek's Sietch",
             forces=1)
+    its_turn(client, t, "bg")
     s = ok(client, t, "bg", type="ship", faction="bg", to="Tuek's Sietch", advisors=1)
     assert stack(s, "Tuek's Sietch", "bg")["advisors"] == 1
     assert spice(s, "bg") == 5 - 1
@@ -96,8 +99,8 @@ def test_allies_may_not_end_together_except_in_the_polar_sink(client, table6):
             type="ship", faction="harkonnen", to="Arrakeen", forces=1)
     refused(client, t, "atreides", "base-alliance-occupancy", "Atreides's ally Harkonnen already has forces in "
             "Carthag", type="move", faction="atreides", **{"from": "Arrakeen"}, to="Carthag", forces=1)
-    ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Polar Sink", forces=1)
-    s = ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="polar sink", forces=1)
+    ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="polar sink", forces=1)
+    s = ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Polar Sink", forces=1)  # storm order
     assert stack(s, "Polar Sink", "atreides")["forces"] == 1 and stack(s, "Polar Sink", "harkonnen")["forces"] == 1
 
 
@@ -154,6 +157,7 @@ def test_fremen_free_shipment_range_edges(client, table6, to, sector, allowed):
     if sector:
         entry["sector"] = sector
     if allowed:
+        its_turn(client, t, "fremen")
         s = ok(client, t, "fremen", **entry)
         assert stack(s, to, "fremen")["forces"] == 2 and spice(s, "fremen") == 3  # free
     else:
@@ -165,13 +169,13 @@ def test_one_shipment_and_one_move_per_turn(client, t):
     ok(client, t, "atreides", type="ship", faction="atreides", to="Arrakeen", forces=1)
     refused(client, t, "atreides", "base-shipment", "Atreides has already shipped this turn", type="ship",
             faction="atreides", to="Arrakeen", forces=1)
-    ok(client, t, "guild", type="ship", faction="guild", to="Tuek's Sietch", forces=1)
-    refused(client, t, "guild", "guild-shipment-types", "already shipped this turn", type="ship", faction="guild",
-            to="Tuek's Sietch", forces=1)
     ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="Old Gap", to_sector=9,
        forces=1)
     refused(client, t, "atreides", "base-movement", "already moved a group this turn", type="move",
             faction="atreides", **{"from": "Arrakeen"}, to="Old Gap", to_sector=9, forces=1)
+    ok(client, t, "guild", type="ship", faction="guild", to="Tuek's Sietch", forces=1)
+    refused(client, t, "guild", "guild-shipment-types", "already shipped this turn", type="ship", faction="guild",
+            to="Tuek's Sietch", forces=1)
     set_phase(client, t, "shipment_movement", turn=2)  # a new turn: both again
     ok(client, t, "atreides", type="ship", faction="atreides", to="Arrakeen", forces=1)
     ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="Old Gap", to_sector=9,
@@ -189,10 +193,11 @@ def test_movement_range_ornithopters_fremen_and_others(client, table6):
             **{"from": "Old Gap", "from_sector": 8}, to="Plastic Basin", to_sector=11, forces=2)
     refused(client, t, "fremen", "fremen-movement", "Fremen may move only 2 territories", type="move",
             faction="fremen", **{"from": "Sietch Tabr"}, to="Old Gap", to_sector=9, forces=2)
-    ok(client, t, "fremen", type="move", faction="fremen", **{"from": "Sietch Tabr"}, to="Broken Land",
-       to_sector=11, forces=2)
     s = ok(client, t, "atreides", type="move", faction="atreides", **{"from": "Arrakeen"}, to="Plastic Basin",
            to_sector=11, forces=4)  # ornithopters: 3 territories
+    its_turn(client, t, "fremen")
+    ok(client, t, "fremen", type="move", faction="fremen", **{"from": "Sietch Tabr"}, to="Broken Land",
+       to_sector=11, forces=2)
     assert stack(s, "Plastic Basin", "atreides")["forces"] == 4
     assert get(client, t, "atreides", "reach", territory="Arrakeen")["move"]["allowance"] == 3
     assert get(client, t, "emperor", "reach", territory="Old Gap", sector=8)["move"]["allowance"] == 1
@@ -306,6 +311,7 @@ def test_property_every_reach_destination_is_accepted_by_move(shared_client, mov
     if not options:
         return
     picks = data.draw(st.lists(st.sampled_from(options), min_size=1, max_size=4, unique=True))
+    its_turn(client, t, mover)
     for dest, dsector in picks:
         entry = {"type": "move", "faction": mover, "from": territory, "to": dest, kind: 1}
         if sector is not None:

@@ -211,7 +211,7 @@ class TableService:
                 log.error("entry %s refused, it breaks conservation: %s", type_, problems)
                 raise EntryError("That entry would create or destroy forces; it was refused.")
             stored = payload.model_dump(by_alias=True, exclude={"revision"}, exclude_defaults=False)
-            summary = at.summary(payload) if at.summary else type_
+            summary = ctx.summary or (at.summary(payload) if at.summary else type_)
             if payload.override:
                 waived = "; ".join(w["message"] for w in (ctx.waived or []))
                 summary += f" [OVERRIDE: {payload.reason}" + (f" — waived: {waived}" if waived else "") + "]"

@@ -65,6 +65,11 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         "winner": None,
         # revealed Discovery territories (Jacurutu Sietch, Cistern, ...): name -> host piece
         "token_territories": {},
+        # what the phases have done this turn (rules/phase_steps.py reads them)
+        "storm_moved": None,  # the turn the storm last moved: it moves once a turn
+        "blows": [],  # this turn's spice cards: [{"turn", "pile", "card"}]
+        "bidding": None,  # {"turn", "cards", "sold", "openers", "buyers", "ended"}
+        "shipment_done": {"turn": 0, "factions": []},  # said done with Shipment & Movement
     }
     for f in factions:
         data = faction(f)

@@ -11,6 +11,7 @@ import copy
 from dataclasses import asdict
 
 from ..rules.board import load_board, split_piece
+from ..rules.phase_steps import next_pile
 from ..rules.phases import phase_info, storm_order
 
 PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "factions_present", "player_dots",
@@ -52,7 +53,10 @@ def turn_info(state: dict, viewer: str) -> dict:
     from ..rules import economy
     from ..rules.errors import RuleViolation
     from ..rules.spice import deck_status
-    from .actions.turn import preview_collection, preview_storm, preview_victory, storm_dialers
+    from .actions.turn import (
+        auction, blows_this_turn, next_phase_info, preview_collection, preview_storm, preview_victory, steps_for,
+        storm_dialers, whose_turn,
+    )
 
     board = load_board()
     info: dict = {}
@@ -63,6 +67,15 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["spice_deck"] = None
     info["spice_deck_seen"] = list(deck["seen"])
     phase = state["phase"]
+    # the phase card: what the phase asks, whose turn it is, what the next phase waits for
+    steps = steps_for(board, state, viewer)
+    info["phase_steps"] = [x.to_dict() for x in steps]
+    info["whose_turn"] = whose_turn(state)
+    info["next_phase"] = next_phase_info(board, state, steps)
+    blows = blows_this_turn(state)
+    info["spice_blow"] = {"pile": next_pile(blows), "drawn": [{"pile": p, "card": c} for p, c in blows],
+                          "cards_left": cards_left(deck["seen"], state["options"].get("discovery_tokens", True))}
+    info["collection_applied"] = bool(state.get(f"collected:{state['turn']}"))
     if phase == "storm":
         storm_info = {"dialers": storm_dialers(state) if state["turn"] == 1 else [],
                       "dialled": sorted(state.get("storm_dials", {})),
@@ -82,12 +95,34 @@ def turn_info(state: dict, viewer: str) -> dict:
             info["victory_preview_bg"] = victory_dict(
                 preview_victory(board, state, state["private"]["bg"]["prediction"]))
     if phase == "bidding":
-        hands = {f: x["hand_size"] for f, x in state["factions"].items()}
-        limits = {f: x["hand_limit"] for f, x in state["factions"].items()}
-        info["cards_for_auction"] = economy.cards_for_auction(hands, limits)
+        b = auction(state)
+        info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
+        info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
+                           "ended": b["ended"], "buyers": list(b["buyers"])}
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
     return info
+
+
+def cards_left(seen: list, discovery: bool) -> list[str]:
+    """The spice cards still in the draw deck (a worm once per copy), asked of the deck rules
+    themselves: a card is in the deck when drawing it now would be accepted. When the table's
+    record no longer fits the deck (an overridden draw), every card is offered: the table decides."""
+    from ..rules.errors import RuleViolation
+    from ..rules.spice import SHAI_HULUD, deck_status, load_spice_data
+    data = load_spice_data()
+    try:
+        worms = deck_status(seen, discovery)["worms_remaining"]
+    except RuleViolation:
+        return list(data["territory_cards"]) + [SHAI_HULUD] * data["shai_hulud"]["count"]
+    out = []
+    for card in data["territory_cards"]:
+        try:
+            deck_status(list(seen) + [card], discovery)
+        except RuleViolation:
+            continue
+        out.append(card)
+    return out + [SHAI_HULUD] * worms
 
 
 def board_view(state: dict) -> dict:

@@ -35,6 +35,8 @@ class Ctx:
 
     # rule refusals waived by the override, kept for the history
     waived: list | None = None
+    # the history line, when the handler knows it better than the payload's summary
+    summary: str | None = None
 
     @property
     def is_host(self) -> bool:

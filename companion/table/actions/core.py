@@ -8,7 +8,6 @@ from pydantic import Field, field_validator
 from ...rules.board import POLAR_SINK, piece_id
 from ...rules.errors import hard
 from ...rules.factions import faction, faction_name
-from ...rules.phases import next_phase
 from ...rules.storm import validate_storm_card
 from ..state import (
     PHASES, position_of, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
@@ -426,10 +425,9 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
 
 @action("phase.next", PhaseNext, faction_field=None, summary=lambda p: "next phase")
 def phase_next(ctx: Ctx, state: dict, p: PhaseNext) -> None:
-    if state["setup"]["pending"] and state["turn"] == 1 and state["phase"] == PHASES[0]:
-        waiting = ", ".join(name(x["faction"]) for x in state["setup"]["pending"])
-        ctx.check(False, f"Setup is not finished: waiting for {waiting}.", "base-setup")
-    start_phase(state, *next_phase(state["turn"], state["phase"], state["last_turn"]))
+    """Refused (overridable) while the phase has unfinished blocking steps (turn.py)."""
+    from .turn import phase_gate
+    start_phase(state, *phase_gate(ctx, state))
 
 
 class PhaseSet(Payload):

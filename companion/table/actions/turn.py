@@ -9,13 +9,13 @@ from typing import Literal
 
 from pydantic import Field
 
-from ...rules import economy, spice, storm, victory
+from ...rules import economy, phase_steps, spice, storm, victory
 from ...rules.board import Board, piece_id
-from ...rules.errors import hard
+from ...rules.errors import RuleViolation, hard
 from ...rules.occupancy import check_destination_occupancy, in_storm
-from ...rules.phases import storm_order
+from ...rules.phases import next_phase, phase_name, storm_order
 from ..state import occupants
-from . import Ctx, FactionId, Payload, action
+from . import REGISTRY, Ctx, FactionId, Payload, action
 from .core import add_spice, name, present, resolve_place
 from .moves import position
 
@@ -93,6 +93,7 @@ def storm_dial(ctx: Ctx, state: dict, p: StormDial) -> None:
     present(state, p.faction)
     ctx.check(state["turn"] == 1 and state["phase"] == "storm",
               "The storm is dialled only in the Storm phase of turn 1; later the storm card moves it.", "base-storm")
+    ctx.rules(phase_steps.check_storm_not_moved, state.get("storm_moved"), state["turn"])
     dialers = storm_dialers(state)
     ctx.check(p.faction in dialers,
               f"On turn 1 the storm is dialled by {' and '.join(name(f) for f in dialers)}, the players nearest "
@@ -131,6 +132,7 @@ def storm_draw(ctx: Ctx, state: dict, p: StormDraw) -> None:
     ctx.rules(storm.validate_storm_card, p.card)
     ctx.check("fremen" not in state["factions_present"],
               "With the Fremen at the table, the Fremen draw the storm card privately.", "fremen-storm-deck")
+    ctx.rules(phase_steps.check_storm_not_moved, state.get("storm_moved"), state["turn"])
     state["storm_pending"] = {"sectors": p.card, "source": "storm card"}
 
 
@@ -160,11 +162,13 @@ def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
                   f"The storm should move {pending['sectors']} sectors ({pending['source']}), not {p.sectors}.",
                   "base-storm")
     ctx.check(state["phase"] == "storm", "The storm moves in the Storm phase.", "base-storm")
+    ctx.rules(phase_steps.check_storm_not_moved, state.get("storm_moved"), state["turn"])
     preview = preview_storm(ctx.board, state, p.sectors, p.adjust)
     kill(state, preview.killed)
     save_fremen(state, preview.saved_fremen)
     remove_spice(state, preview.spice_removed)
     state["storm"]["sector"] = preview.end_sector
+    state["storm_moved"] = state["turn"]
     state["storm_pending"] = None
     state.pop("storm_dials", None)
     for f in state["private"].values():
@@ -320,6 +324,7 @@ class Buy(Payload):
 def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
     f = present(state, p.faction)
     ctx.check(state["phase"] == "bidding", "Treachery cards are bought in the Bidding phase.", "base-bidding")
+    record_sale(state, f)
     hand = state["factions"][f]["hand_size"]
     limit = state["factions"][f]["hand_limit"]
     ctx.rules(economy.check_purchase, f, hand, limit)
@@ -442,4 +447,280 @@ def victory_confirm(ctx: Ctx, state: dict, p: Victory) -> None:
                                   + (f": {p.reason or result.reason}" if (p.reason or result.reason) else "")}
 
 
-__all__ = ["preview_storm", "preview_blow", "preview_collection", "preview_victory", "storm_dialers"]
+# -- what each phase asks, whose turn it is (rules/phase_steps.py) ---------------------------------
+
+def current_order(state: dict) -> list[str]:
+    dots = {f: d for f, d in state["player_dots"].items() if d}
+    return storm_order(state["storm"]["sector"], dots) if dots else list(state["factions_present"])
+
+
+def _eligible_buyers(state: dict) -> list[str]:
+    return [f for f, x in state["factions"].items() if x["hand_size"] < x["hand_limit"]]
+
+
+def auction(state: dict) -> dict:
+    """This turn's auction: {"turn", "cards", "sold", "openers", "buyers", "ended"}. Before the
+    first sale the cards up are those the hands allow now (one per faction with room)."""
+    b = state.get("bidding")
+    if b and b.get("turn") == state["turn"]:
+        return b
+    hands = {f: x["hand_size"] for f, x in state["factions"].items()}
+    limits = {f: x["hand_limit"] for f, x in state["factions"].items()}
+    return {"turn": state["turn"], "cards": economy.cards_for_auction(hands, limits), "sold": 0, "openers": [],
+            "buyers": [], "ended": False}
+
+
+def auction_opener(state: dict, b: dict | None = None) -> str | None:
+    b = b or auction(state)
+    previous = b["openers"][-1] if b["openers"] else None
+    return phase_steps.bidding_opener(current_order(state), _eligible_buyers(state), previous)
+
+
+def record_sale(state: dict, buyer: str) -> None:
+    """A card of this turn's auction is sold (called before the buyer's hand grows); a purchase
+    recorded outside the Bidding phase (an override) is not one of the auction's cards."""
+    if state["phase"] != "bidding":
+        return
+    b = auction(state)
+    b["openers"].append(auction_opener(state, b))
+    b["buyers"].append(buyer)
+    b["sold"] += 1
+    state["bidding"] = b
+
+
+def shipment_turn(state: dict) -> phase_steps.ShipmentTurn:
+    flags = state["turn_flags"]
+    done = state.get("shipment_done") or {}
+    passed = done.get("factions", []) if done.get("turn") == state["turn"] else []
+    return phase_steps.shipment_turn(current_order(state), [f for f, x in flags.items() if x["shipped"]],
+                                     [f for f, x in flags.items() if x["moved"]], passed)
+
+
+def blows_this_turn(state: dict) -> list[tuple[str, str]]:
+    return [(b["pile"], b["card"]) for b in state.get("blows", []) if b["turn"] == state["turn"]]
+
+
+def open_battles(board: Board, state: dict) -> list[tuple[str, list[str]]]:
+    """(territory, factions) still to fight: the table layer's ``battles_for`` on the board's
+    territories; a revealed Discovery territory (a place of its own, never split by the storm)
+    holds a battle when two non-allied factions' fighters stand in it."""
+    from ..battles import battles_for
+    from ...rules.board import split_piece
+    forces = state["board"]["forces"]
+    on_board = {p: v for p, v in forces.items() if split_piece(p)[0] in board.territories}
+    board_only = dict(state, board=dict(state["board"], forces=on_board))
+    found: dict[str, list[str]] = {}
+
+    def add(territory: str, factions: list[str]) -> None:
+        involved = found.setdefault(territory, [])
+        involved += [x for x in factions if x not in involved]
+
+    for f in current_order(state):
+        for b in battles_for(board_only, board, f):
+            add(b["territory"], [f] + list(b["opponents"]))
+    for piece, stacks in forces.items():
+        if piece in on_board:
+            continue
+        fighters = [f for f in current_order(state) if f in stacks and stacks[f]["forces"] + stacks[f]["starred"] > 0]
+        enemies = [f for f in fighters if any(g != f and state["alliances"].get(f) != g for g in fighters)]
+        if enemies:
+            add(split_piece(piece)[0], enemies)
+    return sorted(found.items())
+
+
+def steps_for(board: Board, state: dict, viewer: str = "host") -> list[phase_steps.Step]:
+    """The current phase's steps as ``viewer`` may see them (blocking steps read only public facts)."""
+    phase, turn = state["phase"], state["turn"]
+    present = state["factions_present"]
+    if phase == "storm":
+        bg = state["private"].get("bg")
+        return phase_steps.storm_steps(
+            turn, setup_pending=[x["faction"] for x in state["setup"]["pending"]],
+            storm_moved=state.get("storm_moved") == turn, dialers=storm_dialers(state) if turn == 1 else (),
+            dialled=list(state.get("storm_dials", {})), storm_pending=bool(state.get("storm_pending")),
+            fremen_present="fremen" in present,
+            bg_prediction=None if bg is None else bool(bg.get("prediction")),
+            traitors_missing=[f for f in present if not state["private"][f]["traitors"]] if turn == 1 else ())
+    if phase == "spice_blow":
+        saved = bool(state["factions"].get("fremen", {}).get("saved"))
+        return phase_steps.spice_blow_steps(blows_this_turn(state), nexus_open=bool(state.get("nexus")),
+                                            saved_fremen=saved)
+    if phase == "charity":
+        visible = [f for f in present if viewer in ("host", f) or (f == "bg" and turn > 1)]
+        entitled = [f for f in visible if economy.charity(turn, f, state["private"][f]["spice"]) > 0]
+        claimed = [f for f in present if state.get("charity_claimed", {}).get(f"{turn}:{f}")]
+        return phase_steps.charity_steps(entitled, claimed)
+    if phase == "bidding":
+        b = auction(state)
+        eligible = _eligible_buyers(state)
+        return phase_steps.bidding_steps(b["cards"], b["sold"], ended=b["ended"], eligible=eligible,
+                                         opener=auction_opener(state, b))
+    if phase == "revival":
+        in_tanks = [f for f in present if sum(state["factions"][f]["tanks"].values()) > 0]
+        revived = [f for f in present if state.get("revived", {}).get(f"{turn}:{f}")]
+        return phase_steps.revival_steps(in_tanks, revived)
+    if phase == "shipment_movement":
+        return phase_steps.shipment_steps(shipment_turn(state))
+    if phase == "battle":
+        return phase_steps.battle_steps(open_battles(board, state))
+    if phase == "collection":
+        applied = bool(state.get(f"collected:{turn}"))
+        try:
+            anything = any(item["amount"] > 0 for item in preview_collection(board, state))
+        except RuleViolation:
+            anything = True
+        return phase_steps.collection_steps(applied, anything)
+    if phase == "mentat_pause":
+        winners = list(preview_victory(board, state).winners)
+        confirmed = (state.get("winner") or {}).get("factions", [])
+        fremen = state["private"].get("fremen")
+        return phase_steps.mentat_steps(winners=winners, confirmed=confirmed,
+                                        last_turn=turn >= state["last_turn"],
+                                        fremen_card=None if fremen is None else bool(fremen.get("storm_card")))
+    return []
+
+
+def whose_turn(state: dict) -> dict | None:
+    """``{"faction", "order", "done", "note"}`` in Shipment & Movement and Bidding, else None."""
+    if state["phase"] == "shipment_movement":
+        return shipment_turn(state).to_dict()
+    if state["phase"] == "bidding":
+        b = auction(state)
+        opener = auction_opener(state, b)
+        left = b["cards"] - b["sold"]
+        over = b["ended"] or left <= 0 or opener is None
+        return {"faction": None if over else opener, "order": current_order(state), "done": list(b["buyers"]),
+                "note": "Bidding is over." if over else
+                f"Card {b['sold'] + 1} of {b['cards']}: {name(opener)} opens the bidding."}
+    return None
+
+
+def upcoming(state: dict) -> tuple[int, str] | None:
+    try:
+        return next_phase(state["turn"], state["phase"], state["last_turn"])
+    except RuleViolation:
+        return None  # the last turn's Mentat Pause: the game is over
+
+
+def upcoming_name(state: dict, nxt: tuple[int, str]) -> str:
+    turn, phase = nxt
+    return phase_name(phase) + (f" (turn {turn})" if turn != state["turn"] else "")
+
+
+def next_phase_info(board: Board, state: dict, steps: list | None = None) -> dict:
+    nxt = upcoming(state)
+    steps = steps if steps is not None else steps_for(board, state)
+    return {"phase": nxt[1] if nxt else None, "name": upcoming_name(state, nxt) if nxt else "End of the game",
+            "missing": [s.text for s in phase_steps.missing(steps)]}
+
+
+def phase_gate(ctx: Ctx, state: dict) -> tuple[int, str]:
+    """phase.next: the (turn, phase) it goes to; refused (overridable) while a blocking step of
+    the current phase is open. The history line names both phases."""
+    turn, phase = next_phase(state["turn"], state["phase"], state["last_turn"])  # hard at the game's end
+    going = upcoming_name(state, (turn, phase))
+    refusal = phase_steps.refusal(phase_name(state["phase"]), steps_for(ctx.board, state), going)
+    if refusal is not None:
+        ctx.waive(refusal)
+    ctx.summary = f"next phase: {phase_name(state['phase'])} → {going}"
+    return turn, phase
+
+
+class TurnDone(Payload):
+    type: Literal["turn.done"]
+    faction: FactionId
+
+
+@action("turn.done", TurnDone,
+        summary=lambda p: f"{name(p.faction)} {'is' if p.faction == 'guild' else 'are'} done shipping and moving")
+def turn_done(ctx: Ctx, state: dict, p: TurnDone) -> None:
+    f = present(state, p.faction)
+    ctx.check(state["phase"] == "shipment_movement",
+              "A faction says it is done with its shipment and move in the Shipment & Movement phase.",
+              "base-shipment")
+    ctx.rules(phase_steps.check_shipment_turn, f, shipment_turn(state), "done")
+    done = state.get("shipment_done") or {}
+    if done.get("turn") != state["turn"]:
+        done = {"turn": state["turn"], "factions": []}
+    if f not in done["factions"]:
+        done["factions"].append(f)
+    state["shipment_done"] = done
+
+
+class BidUnsold(Payload):
+    type: Literal["bid.unsold"]
+
+
+@action("bid.unsold", BidUnsold, faction_field=None,
+        summary=lambda p: "everyone passed on the card up for auction: bidding ends")
+def bid_unsold(ctx: Ctx, state: dict, p: BidUnsold) -> None:
+    ctx.check(state["phase"] == "bidding", "Bidding ends in the Bidding phase.", "base-bidding")
+    b = auction(state)
+    if b["ended"]:
+        raise hard("Bidding has already ended this turn.", "base-bidding")
+    b["ended"] = True
+    state["bidding"] = b
+
+
+class NexusClose(Payload):
+    type: Literal["nexus.close"]
+
+
+@action("nexus.close", NexusClose, faction_field=None, summary=lambda p: "the Nexus is over: alliances stand")
+def nexus_close(ctx: Ctx, state: dict, p: NexusClose) -> None:
+    if not state.get("nexus"):
+        raise hard("No Nexus is open.", "base-nexus")
+    state["nexus"] = False
+
+
+# -- checks run before (and records kept after) entries defined elsewhere --------------------------
+
+def _wrap(type_: str, before=None, after=None) -> None:
+    """``before(ctx, state, p)`` runs first and returns what ``after(ctx, state, p, seen)`` gets
+    once the entry's own handler has applied it."""
+    at = REGISTRY[type_]
+    inner = at.handler
+
+    def handler(ctx: Ctx, state: dict, p) -> None:
+        seen = before(ctx, state, p) if before else None
+        inner(ctx, state, p)
+        if after:
+            after(ctx, state, p, seen)
+
+    at.handler = handler
+
+
+def _order_before(ctx: Ctx, state: dict, p):
+    if state["phase"] == "shipment_movement" and p.faction in state["factions_present"]:
+        return shipment_turn(state)
+    return None
+
+
+def _in_storm_order(kind: str):
+    """Shipment & Movement goes in storm order, the Guild when it wishes. Checked on the turn as
+    it stood before the entry, once the shipment and movement rules (moves.py) accepted it, so a
+    refusal says first what is wrong with the entry itself. A refusal discards the entry."""
+    def check(ctx: Ctx, state: dict, p, turn) -> None:
+        if turn is not None:
+            ctx.rules(phase_steps.check_shipment_turn, p.faction, turn, kind)
+    return check
+
+
+def _remember_pile(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """The spice card just turned and its pile, for this turn's blow steps."""
+    try:
+        card = spice.card_name(ctx.board, p.card)
+    except RuleViolation:
+        card = p.card
+    kept = [b for b in state.get("blows", []) if b["turn"] == state["turn"]]
+    state["blows"] = kept + [{"turn": state["turn"], "pile": p.pile, "card": card}]
+
+
+for _type, _kind in (("ship", "ship"), ("ship.cross", "ship"), ("ship.reserves", "ship"), ("move", "move")):
+    _wrap(_type, before=_order_before, after=_in_storm_order(_kind))
+_wrap("spice.blow", after=_remember_pile)
+
+
+__all__ = ["preview_storm", "preview_blow", "preview_collection", "preview_victory", "storm_dialers",
+           "steps_for", "whose_turn", "next_phase_info", "phase_gate", "auction", "shipment_turn",
+           "blows_this_turn"]
