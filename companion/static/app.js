@@ -160,11 +160,13 @@
     var esc = window.CSS && CSS.escape ? CSS.escape(piece) : piece.replace(/"/g, '\\"');
     var reach = document.getElementById("reach-card");
     // a legal destination of the stack picked (or of a shipment): tapping it there is the same tap
-    var target = (reach && reach.querySelector('button.place[data-piece="' + esc + '"]')) ||
-                 document.querySelector('#ship-places button.place[data-piece="' + esc + '"]');
+    var target = reach && reach.querySelector('button.place[data-piece="' + esc + '"]');
     if (target) { target.click(); return; }
     // one of my stacks: pick it as "from" (its legal destinations light up)
     var stack = document.querySelector('#now .stack-pick[data-piece="' + esc + '"]');
-    if (stack) { stack.click(); }
+    if (stack) { stack.click(); return; }
+    // else a place to ship to (with the forces on the stepper)
+    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]');
+    if (target) { target.click(); }
   });
 })();
