@@ -53,16 +53,16 @@ TODAY = {  # measured on the phones before issue 10 (the issue's own figures)
     "ship 5 forces to Arrakeen": "3 taps + 10 keys, 1.6 screens of scrolling",
     "move 3 of a stack A -> B": "5 taps + 25 keys",
     "storm, turn 2 (Fremen storm card)": "6 taps + 2 long scrolls",
-    "Fremen setup (10 over 3 territories)": "typed: 3 numbers + sector",
-    "spice blow": "2 selects + 1 tap",
-    "look up a rule": "—",
+    "Fremen setup (10 over 3 territories)": "— (not in the issue; a typed form)",
+    "spice blow": "— (not in the issue; 2 selects + 1 tap)",
+    "look up a rule": "— (not in the issue)",
 }
 TARGET = {
     "ship 5 forces to Arrakeen": (4, 0),
     "move 3 of a stack A -> B": (5, 0),
-    "storm, turn 2 (Fremen storm card)": (3, None),
+    "storm, turn 2 (Fremen storm card)": (3, 0),
     "Fremen setup (10 over 3 territories)": (10, 0),
-    "spice blow": (2, None),
+    "spice blow": (2, 0),
     "look up a rule": (2, None),
 }
 
@@ -227,22 +227,39 @@ def run(shots: Path | None) -> int:
             for _ in range(4):  # charity, bidding, revival, shipment & movement
                 b.next_phase(A)
 
-            # -- shipment & movement on the Atreides phone -------------------------------------------------
+            # -- shipment & movement, in storm order: the Atreides ship and move (measured), the
+            # Harkonnen ship 2 into Arrakeen (a battle to show), the others say they are done -------------
+            host_token = next(c["value"] for c in laptop.cookies() if c["name"] == f"seat_{code}")
             A.wait_for_timeout(400)
             A.locator("#ship-places").wait_for()
             b.shot(A, "shipment")
-            b.start("ship 5 forces to Arrakeen")
-            ship = A.locator("#now form.ship-pick")
-            b.tap(ship.locator("button.n", has_text="5"), submit=False)
-            b.tap(ship.locator("button.place[data-piece^='Arrakeen']"))
-            b.done()
-            A.wait_for_timeout(300)
-            b.start("move 3 of a stack A -> B")
-            b.tap(A.locator("#now .stack-pick[data-piece^='Arrakeen']"))
-            move = A.locator("#reach form.reach-move")
-            b.tap(move.locator("button.n", has_text="3"), submit=False)
-            b.tap(move.locator("button.place").first)
-            b.done()
+            for _ in range(4):
+                who = srv.request("GET", f"/api/tables/{code}/state", token=host_token)[1]["whose_turn"]["faction"]
+                page = phones[who]
+                page.wait_for_timeout(300)
+                page.wait_for_function(IDLE)
+                if who == "atreides":
+                    b.start("ship 5 forces to Arrakeen")
+                    ship = A.locator("#now form.ship-pick")
+                    b.tap(ship.locator("button.n", has_text="5"), submit=False)
+                    b.tap(ship.locator("button.place[data-piece^='Arrakeen']"))
+                    b.done()
+                    A.wait_for_timeout(300)
+                    b.start("move 3 of a stack A -> B")
+                    b.tap(A.locator("#now .stack-pick[data-piece^='Arrakeen']"))
+                    move = A.locator("#reach form.reach-move")
+                    b.tap(move.locator("button.n", has_text="3"), submit=False)
+                    b.tap(move.locator("button.place").first)
+                    b.done()
+                    A.wait_for_timeout(300)
+                elif who == "harkonnen":
+                    ship = H.locator("#now form.ship-pick")
+                    b.tap(ship.locator("button.n", has_text="2"), submit=False)
+                    b.tap(ship.locator("button.place[data-piece^='Arrakeen']"))
+                    H.wait_for_timeout(300)
+                done = page.locator("#now form.turn-done button")
+                if done.count():
+                    b.tap(done)
             for _ in range(4):  # battle, collection, mentat pause, storm of turn 2
                 b.next_phase(A)
                 if A.locator("#now[data-phase='battle']").count():
@@ -278,15 +295,17 @@ def run(shots: Path | None) -> int:
             total, parts = first_page_bytes(browser, f"{srv.url}/t/{code}", A.context.cookies())
             if shots:
                 board = browser.new_context(viewport={"width": 1280, "height": 900})
-                board.add_cookies(laptop.cookies())
                 bp = board.new_page()
-                bp.goto(f"{srv.url}/t/{code}/board")
+                bp.goto(f"{srv.url}/t/{code}/join")
+                bp.click('button[name="seat"][value="board"]')
+                bp.wait_for_url(re.compile(rf"/t/{code}/board$"))
                 bp.wait_for_timeout(600)
                 bp.screenshot(path=str(shots / "phone-board-screen.png"))
                 bpp = browser.new_context(**PHONE)
-                bpp.add_cookies(laptop.cookies())
                 pp = bpp.new_page()
-                pp.goto(f"{srv.url}/t/{code}/board")
+                pp.goto(f"{srv.url}/t/{code}/join")
+                pp.tap('button[name="seat"][value="board"]')
+                pp.wait_for_url(re.compile(rf"/t/{code}/board$"))
                 pp.wait_for_timeout(600)
                 pp.screenshot(path=str(shots / "phone-board.png"))
             browser.close()

@@ -321,4 +321,14 @@ def test_the_map_picker_on_a_390px_phone(server, browser):
     assert A.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
     A.evaluate("window.scrollTo(0, 0)")
     A.screenshot(path=str(SHOTS / "phone-picker.png"))
+    # the host and the board view see the table's card at the top too (the board view only watches)
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(g.join_url)
+    page.tap('button[name="seat"][value="board"]')
+    page.wait_for_url(re.compile(rf"/t/{g.code}/board$"))
+    expect(page.locator("#now")).to_contain_text("Now: Shipment & Movement")
+    expect(page.locator("#now form")).to_have_count(0)
+    assert page.evaluate("document.getElementById('now').getBoundingClientRect().top") < 300
+    ctx.close()
     g.close()

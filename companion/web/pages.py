@@ -231,7 +231,7 @@ def view(code):
     if role is None:
         abort(401)
     if role == "board":
-        return no_store(make_response(render_template("partials/board_status.html", code=t.code,
+        return no_store(make_response(render_template("partials/board_page.html", code=t.code, role="board",
                                                       s=view_for(t.state, "board"))))
     return render_view(t.code, role)
 
