@@ -130,7 +130,7 @@ class Phones:
 
     def shot(self, page, name: str) -> None:
         if self.shots:
-            page.evaluate("window.scrollTo(0, 0)")
+            page.evaluate("window.scrollTo(0, 0); var t = document.getElementById('toast'); if (t) t.hidden = true;")
             page.wait_for_timeout(150)
             page.screenshot(path=str(self.shots / f"phone-{name}.png"))
 
@@ -231,14 +231,14 @@ def run(shots: Path | None) -> int:
             # Harkonnen ship 2 into Arrakeen (a battle to show), the others say they are done -------------
             host_token = next(c["value"] for c in laptop.cookies() if c["name"] == f"seat_{code}")
             A.wait_for_timeout(400)
-            A.locator("#ship-places").wait_for()
-            b.shot(A, "shipment")
+            A.locator("#ship-places").wait_for(state="attached")
             for _ in range(4):
                 who = srv.request("GET", f"/api/tables/{code}/state", token=host_token)[1]["whose_turn"]["faction"]
                 page = phones[who]
                 page.wait_for_timeout(300)
                 page.wait_for_function(IDLE)
                 if who == "atreides":
+                    b.shot(A, "shipment")
                     b.start("ship 5 forces to Arrakeen")
                     ship = A.locator("#now form.ship-pick")
                     b.tap(ship.locator("button.n", has_text="5"), submit=False)
