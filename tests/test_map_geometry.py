@@ -375,6 +375,14 @@ def test_phone_tap_zooms_then_selects_the_piece(tmp_path, browser):
         assert page.locator(".map-whole").first.is_visible()
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / "map-phone-zoomed.png"))
+        # another phone's change redraws the map: the zoom stays where the thumb left it
+        zoomed_box = svg.get_attribute("viewBox")
+        page.evaluate("() => { document.querySelector('svg.dune-map').__old = true; }")
+        act(type="board.spice", territory="Red Chasm", amount=8)
+        page.wait_for_function("() => { const s = document.querySelector('svg.dune-map'); return s && !s.__old; }")
+        page.wait_for_function("() => document.querySelector('svg.dune-map').classList.contains('zoomed')")
+        assert svg.get_attribute("viewBox") == zoomed_box
+        assert page.locator(".map-whole").first.is_visible()
         page.touchscreen.tap(*screen_point())
         page.wait_for_function("() => window.__taps.length > 0")
         assert page.evaluate("window.__taps") == [[target, True]]

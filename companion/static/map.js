@@ -29,8 +29,9 @@
   }
   function getBox(svg) { full(svg); return parse(svg.getAttribute("viewBox")); }
   function setBox(svg, b) {
+    var F = full(svg);   // remember the whole map before the first change
     svg.setAttribute("viewBox", b.map(function (x) { return Math.round(x * 10) / 10; }).join(" "));
-    var zoomed = b[2] < full(svg)[2] - 0.5;
+    var zoomed = b[2] < F[2] - 0.5;
     svg.classList.toggle("zoomed", zoomed);
     var fig = svg.closest("figure");
     var btn = fig && fig.querySelector(".map-whole");
