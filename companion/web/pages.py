@@ -368,7 +368,7 @@ def battle(code):
                 forces = int(request.args.get("forces") or 0)
                 starred = int(request.args.get("starred") or 0)
                 want = request.args.get("want")
-                want = int(want) if want not in (None, "") else None
+                want = int(want) if want not in (None, "", "0") else None  # 0: no strength asked for
             except ValueError:
                 forces = starred = 0
                 want = None
