@@ -196,7 +196,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
 
     # -- setup: the Fremen split their 10 forces, then the Bene Gesserit place theirs -----------------------
     for page in (fremen, atreides, bg):
-        expect(page.locator(".setup p", has_text="Waiting for").locator(".chip")).to_have_text(
+        expect(page.locator("#now .waiting .chip")).to_contain_text(
             ["Fremen", "Bene Gesserit"])
     expect(atreides.locator(".setup form")).to_have_count(0)     # not Atreides' choice
     expect(bg.locator(".setup form")).to_have_count(0)           # Bene Gesserit place after the Fremen
