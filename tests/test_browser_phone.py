@@ -183,6 +183,7 @@ def test_a_whole_turn_by_taps_on_the_phase_card_and_the_map(server, browser):
             # the move: the stack is picked on the map, its legal destinations light up, one is tapped
             g.tap_piece(A, "Arrakeen@9")
             expect(A.locator("#reach-card")).to_be_visible()
+            expect(A.locator("#reach input[name='forces']")).to_have_value("15")   # the whole stack by default
             lit = A.locator("#view svg.dune-map .lit")
             expect(lit.first).to_be_attached()
             assert lit.count() == A.locator("#reach-card button.place").count()

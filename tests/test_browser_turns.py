@@ -342,7 +342,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
     table.act(type="turn.done", faction="bg")
     table.act(type="turn.done", faction="emperor")
 
-    # two taps: "Where?" on the Arrakeen stack, then "Move → Old Gap" from the reach list
+    # the Arrakeen stack picked on the phase card, then "Old Gap · 9" from its legal destinations
     table.tap(atreides.locator("#now .stack-pick[data-piece^='Arrakeen']"))
     dest = atreides.locator("#reach .reachable[data-territory='Old Gap']")
     expect(dest.locator("button")).to_have_count(3)                     # Old Gap spans sectors 8-10
