@@ -133,3 +133,19 @@ def test_a_styled_404(client):
     assert r.status_code == 404 and 'id="not-found"' in r.get_data(as_text=True)
     r = client.get("/api/tables/NOPE9/state")
     assert r.status_code in (401, 404) and r.is_json
+
+
+def test_ecaz_ambassador_supply_is_ticked_not_typed(app, client):
+    t = create_table(client, ["ecaz", "atreides"])
+    phone = join_seat(app, t.code, "ecaz")
+    html = phone.get(f"/t/{t.code}").get_data(as_text=True)
+    assert 'type="checkbox" name="ambassadors" value="Ixian"' in html and 'textarea name="ambassadors"' not in html
+    rev = state(client, t.code, t.host)["revision"]
+    data = [("type", "ambassadors.set"), ("revision", str(rev)), ("faction", "ecaz"), ("ambassadors", ""),
+            ("ambassadors", "Ixian"), ("ambassadors", "CHOAM")]
+    from werkzeug.datastructures import MultiDict
+    r = phone.post(f"/t/{t.code}/act", data=MultiDict(data), headers={"X-CSRF-Token": csrf(phone)})
+    assert r.status_code == 200
+    mine = state(client, t.code, t.host)["factions"]["ecaz"]["private"]["ambassadors"]
+    assert sorted(mine) == ["CHOAM", "Ixian"]
+    assert 'value="Ixian" checked' in phone.get(f"/t/{t.code}").get_data(as_text=True)

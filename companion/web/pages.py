@@ -468,7 +468,8 @@ def template_globals() -> dict:
     from .board_svg import board_svg
     return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
-            "board_pieces": sorted(load_board().all_pieces())}
+            "board_pieces": sorted(load_board().all_pieces()),
+            "known_ambassadors": list(load_factions().get("ambassadors", []))}
 
 
 def deck_left(s: dict, raw_deck: dict | None) -> dict:
