@@ -149,3 +149,17 @@ def test_ecaz_ambassador_supply_is_ticked_not_typed(app, client):
     mine = state(client, t.code, t.host)["factions"]["ecaz"]["private"]["ambassadors"]
     assert sorted(mine) == ["CHOAM", "Ixian"]
     assert 'value="Ixian" checked' in phone.get(f"/t/{t.code}").get_data(as_text=True)
+
+
+def test_traitors_are_ticked_from_the_leaders_at_the_table(app, client):
+    t = create_table(client, SIX)
+    phone = join_seat(app, t.code, "harkonnen")
+    html = phone.get(f"/t/{t.code}").get_data(as_text=True)
+    assert 'name="traitors" value="Thufir Hawat"' in html and 'textarea name="traitors"' not in html
+    from werkzeug.datastructures import MultiDict
+    rev = state(client, t.code, t.host)["revision"]
+    r = phone.post(f"/t/{t.code}/act", headers={"X-CSRF-Token": csrf(phone)}, data=MultiDict(
+        [("type", "traitors.set"), ("revision", str(rev)), ("faction", "harkonnen"), ("traitors", ""),
+         ("traitors", "Thufir Hawat"), ("traitors", "Lady Jessica")]))
+    assert r.status_code == 200
+    assert state(client, t.code, t.host)["factions"]["harkonnen"]["private"]["traitors"] == ["Thufir Hawat", "Lady Jessica"]
