@@ -370,7 +370,7 @@ def test_two_full_turns_on_phones(server, browser, patience):
     # -- Mentat Pause; the Fremen draw next turn's storm card, privately ------------------------------------------
     next_phase(atreides, "Mentat Pause")
     expect(fremen.locator(".phase-box")).to_contain_text("No winner yet")
-    table.tap(fremen.locator("#my-panel details.secrets summary"), request=False)
+    table.tap(fremen.locator("#my-panel details.secrets > summary"), request=False)
     table.tap(fremen.locator("#my-panel form.card-buttons button[value='3']"))
     expect(fremen.locator("#my-panel .secrets")).to_contain_text("Storm card for next turn: 3")
     table.settle()
