@@ -94,6 +94,7 @@ def test_host_creates_two_phones_join_and_stay_in_sync(server, browser):
     seen_spice = time.monotonic() - t0
 
     # -- phone A sets the storm through the Storm form; B's storm sector follows -------------------
+    a.locator("#enter > summary").tap()
     a.locator("summary", has_text="Storm sector").tap()
     storm_form = a.locator("form:has(input[name='type'][value='storm.set'])")
     storm_form.locator("input[name='sector']").fill("7")
@@ -167,16 +168,17 @@ def test_a_live_refresh_waits_while_the_player_is_typing(server, browser):
     page.tap('button[name="seat"][value="atreides"]')
     page.wait_for_url(re.compile(rf"/t/{code}$"))
     page.wait_for_function("() => !document.body.classList.contains('offline')")
-    page.locator("summary", has_text="Spice on the board").tap()
-    field = page.locator("form:has(input[name='type'][value='board.spice']) input[name='territory']")
-    field.fill("The Great F")  # typing, not finished
+    # places and numbers are picked now; free text (the cards in my hand) is still typed
+    page.locator("#my-panel details.secrets > summary").tap()
+    field = page.locator("form:has(input[name='type'][value='cards.set']) textarea[name='cards']")
+    field.fill("Lasgun\nCrys")  # typing, not finished
     rev = server.request("GET", f"/api/tables/{code}/state", token=host_token)[1]["revision"]
     assert server.request("POST", f"/api/tables/{code}/actions",
                           {"type": "storm.set", "sector": 9, "revision": rev}, host_token)[0] == 200
     page.wait_for_timeout(1200)  # the change has reached the phone by now
-    expect(field).to_have_value("The Great F")
+    expect(field).to_have_value("Lasgun\nCrys")
     expect(page.locator(".status .storm .sector")).to_have_text("18")  # not refreshed yet
     page.locator("h2").first.tap()  # the player leaves the field
     expect(page.locator(".status .storm .sector")).to_have_text("9", timeout=5000)
-    assert page.locator("details:has(summary:has-text('Spice on the board'))").get_attribute("open") is not None
+    assert page.locator("#my-panel details.secrets").get_attribute("open") is not None
     ctx.close()

@@ -119,7 +119,9 @@ document.addEventListener('htmx:beforeSend', function (e) { window.__xhrs.add(e.
 """
 REQUESTED = """n => window.__xhrs.size > n && [...window.__xhrs].every(x => x.readyState === 4)"""
 SETTLED = """rev => {
-  if (window.__sseRev < rev) return false;
+  // the stream announces changes made after the page was rendered (the page asks ?since=its revision)
+  const v = document.getElementById('view');
+  if (window.__sseRev < rev && !(v && v.dataset.revision && parseInt(v.dataset.revision, 10) >= rev)) return false;
   for (const x of window.__xhrs) { if (x.readyState !== 4) return false; }
   const r = document.querySelector('#view nav.bottom .rev');
   return !r || r.textContent.trim() === 'rev ' + rev;
@@ -194,20 +196,20 @@ def test_two_full_turns_on_phones(server, browser, patience):
 
     # -- setup: the Fremen split their 10 forces, then the Bene Gesserit place theirs -----------------------
     for page in (fremen, atreides, bg):
-        expect(page.locator(".setup p", has_text="Waiting for").locator(".chip")).to_have_text(
+        expect(page.locator("#now .waiting .chip")).to_contain_text(
             ["Fremen", "Bene Gesserit"])
     expect(atreides.locator(".setup form")).to_have_count(0)     # not Atreides' choice
     expect(bg.locator(".setup form")).to_have_count(0)           # Bene Gesserit place after the Fremen
     split = entry_form(fremen, "setup.fremen")
     table.fill(split.locator("input[name='placements-0-forces']"), "6")  # Sietch Tabr
     table.fill(split.locator("input[name='placements-1-forces']"), "4")  # False Wall South
-    table.fill(split.locator("input[name='placements-1-sector']"), "4")
+    table.tap(split.locator(".radio-chip", has_text="East · 4"), request=False)
     table.tap(split.locator("button[type='submit']"))
     expect(fremen.locator("#my-panel .stack[data-territory='Sietch Tabr']")).to_contain_text("6")
     expect(fremen.locator("#my-panel .stack[data-territory='False Wall South']")).to_contain_text("4")
     place = entry_form(bg, "setup.bg")
     expect(place).to_be_visible()                                 # BG's phone updated on its own
-    table.fill(place.locator("input[name='territory']"), "Polar Sink")
+    table.select(place.locator("select[name='territory@sector']"), "Polar Sink")
     table.tap(place.locator("button[type='submit']"))
     for page in (fremen, atreides, bg):
         expect(page.locator(".setup")).to_have_count(0)
@@ -260,17 +262,18 @@ def test_two_full_turns_on_phones(server, browser, patience):
     next_phase(atreides, "Spice Blow & Nexus")
     blow = entry_form(bg, "spice.blow")
     expect(bg.locator(".phase-box")).to_contain_text("Deck: 20 cards left")
-    table.select(blow.locator("select[name='card']"), "Old Gap")
+    blow = bg.locator("#now")
+    table.tap(blow.locator(".blow-card", has_text="Old Gap"))           # only cards still in the deck
     expect(blow.locator(".blow-preview")).to_contain_text("6 spice in Old Gap")
     expect(blow.locator(".blow-preview")).to_contain_text("smuggler token goes to False Wall West")
     shot(bg, "blow-preview", at=blow)
-    table.tap(blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply Old Gap on pile A"))
     expect(fremen.locator("#board tr", has_text="Old Gap")).to_contain_text("6")
-    blow = entry_form(bg, "spice.blow")
-    table.select(blow.locator("select[name='card']"), "Broken Land")
-    table.select(blow.locator("select[name='pile']"), "B")
+    expect(blow.locator("#blow-pile")).to_have_text("B")                  # the pile is remembered
+    expect(blow.locator(".blow-card", has_text="Old Gap")).to_have_count(0)  # drawn: no longer offered
+    table.tap(blow.locator(".blow-card", has_text="Broken Land"))
     expect(blow.locator(".blow-preview")).to_contain_text("8 spice in Broken Land")
-    table.tap(blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply Broken Land on pile B"))
     expect(atreides.locator("#board tr", has_text="Broken Land")).to_contain_text("8")
     expect(atreides.locator(".phase-box")).to_contain_text("Deck: 18 cards left")
 
@@ -309,10 +312,13 @@ def test_two_full_turns_on_phones(server, browser, patience):
 
     # -- Shipment & Movement: a shipment into the storm is refused with its rule, then overridden -------------
     next_phase(atreides, "Shipment & Movement")
-    ship = entry_form(bg, "ship")
+    # a shipment the legal list does not offer (into the storm) is typed under "Enter by hand"
+    table.tap(bg.locator("#enter > summary"), request=False)
+    table.tap(bg.locator("summary", has_text="Ship from reserves (typed)"), request=False)
+    ship = bg.locator("#enter form:has(input[name='type'][value='ship'])")
     expect(ship).to_be_visible()
-    table.fill(ship.locator("input[name='to']"), "The Minor Erg")
-    table.fill(ship.locator("input[name='sector']"), "7")
+    table.select(ship.locator("select[name='to']"), "The Minor Erg")
+    table.select(ship.locator("select[name='sector']"), "7")
     table.fill(ship.locator("input[name='forces']"), "1")
     table.tap(ship.locator("button", has_text="Ship"))
     refusal = bg.locator("#refusal")
@@ -336,14 +342,13 @@ def test_two_full_turns_on_phones(server, browser, patience):
     table.act(type="turn.done", faction="bg")
     table.act(type="turn.done", faction="emperor")
 
-    # two taps: "Where?" on the Arrakeen stack, then "Move → Old Gap" from the reach list
-    table.tap(atreides.locator("#my-panel .stack[data-territory='Arrakeen'] button", has_text="Where?"))
-    dest = atreides.locator("#reach li.reachable[data-territory='Old Gap']")
-    expect(dest).to_be_visible()
-    table.select(dest.locator("select[name='to_sector']"), "9")        # Old Gap spans sectors 8-10
-    table.fill(dest.locator("input[name='forces']"), "2")
+    # the Arrakeen stack picked on the phase card, then "Old Gap · 9" from its legal destinations
+    table.tap(atreides.locator("#now .stack-pick[data-piece^='Arrakeen']"))
+    dest = atreides.locator("#reach .reachable[data-territory='Old Gap']")
+    expect(dest.locator("button")).to_have_count(3)                     # Old Gap spans sectors 8-10
+    table.tap(atreides.locator("#reach button.n", has_text="2"), request=False)
     shot(atreides, "reach", at=dest)
-    table.tap(dest.locator("button", has_text="Move → Old Gap"))
+    table.tap(dest.locator("button[data-piece='Old Gap@9']"))
     expect(atreides.locator("#my-panel .stack[data-territory='Old Gap']")).to_contain_text("2")
     expect(atreides.locator("#my-panel .stack[data-territory='Arrakeen']")).to_contain_text("8")
     expect(bg.locator("#board tr", has_text="Old Gap")).to_contain_text("Atreides 2")
@@ -365,10 +370,8 @@ def test_two_full_turns_on_phones(server, browser, patience):
     # -- Mentat Pause; the Fremen draw next turn's storm card, privately ------------------------------------------
     next_phase(atreides, "Mentat Pause")
     expect(fremen.locator(".phase-box")).to_contain_text("No winner yet")
-    table.tap(fremen.locator("#my-panel details.secrets summary"), request=False)
-    card = entry_form(fremen, "storm.card")
-    table.select(card.locator("select[name='card']"), "3")
-    table.tap(card.locator("button", has_text="Record"))
+    table.tap(fremen.locator("#my-panel details.secrets > summary"), request=False)
+    table.tap(fremen.locator("#my-panel form.card-buttons button[value='3']"))
     expect(fremen.locator("#my-panel .secrets")).to_contain_text("Storm card for next turn: 3")
     table.settle()
     for page in (atreides, bg):
@@ -391,19 +394,18 @@ def test_two_full_turns_on_phones(server, browser, patience):
 
     # a worm on pile B eats the Broken Land spice (previewed), then a territory card
     next_phase(bg, "Spice Blow & Nexus", turn=2)
-    blow = entry_form(bg, "spice.blow")
-    table.select(blow.locator("select[name='pile']"), "B")
-    table.select(blow.locator("select[name='card']"), "Shai-Hulud")
+    blow = bg.locator("#now")
+    table.tap(blow.locator(".pile-choice > summary"), request=False)
+    table.tap(blow.locator(".pile-choice button", has_text="Shai-Hulud"))
     expect(blow.locator(".blow-preview")).to_contain_text("Shai-Hulud devours in Broken Land")
     expect(blow.locator(".blow-preview")).to_contain_text("−8 spice")
-    table.tap(blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply Shai-Hulud on pile B"))
     expect(fremen.locator("#board tr", has_text="Broken Land")).to_have_count(0)
     expect(fremen.locator(".banner", has_text="Nexus")).to_be_visible()
-    blow = entry_form(bg, "spice.blow")
-    table.select(blow.locator("select[name='pile']"), "B")
-    table.select(blow.locator("select[name='card']"), "The Great Flat")
+    expect(blow.locator(".pile-choice")).to_have_attribute("open", "")   # kept open across the refresh
+    table.tap(blow.locator(".pile-choice button", has_text="The Great Flat"))
     expect(blow.locator(".blow-preview")).to_contain_text("10 spice in The Great Flat")
-    table.tap(blow.locator("button", has_text="Apply this card"))
+    table.tap(blow.locator("button", has_text="Apply The Great Flat on pile B"))
     expect(atreides.locator("#board tr", has_text="The Great Flat")).to_contain_text("10")
 
     next_phase(atreides, "CHOAM Charity", turn=2, refused="No card turned on pile A yet; the Nexus is open")
@@ -430,8 +432,9 @@ def test_two_full_turns_on_phones(server, browser, patience):
     next_phase(fremen, "Mentat Pause", turn=2)
     expect(bg.locator(".phase-box")).to_contain_text("No winner yet")
     next_phase(atreides, "Storm", turn=3)
-    # no card recorded for turn 3 yet: the Fremen phone says so instead of offering a reveal
-    expect(fremen.locator(".phase-box")).to_contain_text("No storm card recorded")
+    # no card recorded for turn 3 yet: the Fremen phone asks for it (one tap per card) instead of offering a reveal
+    expect(fremen.locator("#now")).to_contain_text("Which storm card did you draw?")
+    expect(fremen.locator("#now form.card-buttons button.num")).to_have_text(["2", "3", "4", "5", "6"])
     expect(fremen.locator("button", has_text="Reveal the Fremen storm card")).to_have_count(0)
 
     # -- the history tells what happened, and no phone ever reloaded ------------------------------------------------
@@ -522,6 +525,7 @@ def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, pa
     board.screenshot(path=str(SHOTS / "dune-turns-board.png"), full_page=True)
 
     # a phone changes the storm: the board follows without a reload
+    table.tap(atreides.locator("#enter > summary"), request=False)
     table.tap(atreides.locator("summary", has_text="Storm sector"), request=False)
     storm_form = entry_form(atreides, "storm.set")
     table.fill(storm_form.locator("input[name='sector']"), "5")

@@ -91,3 +91,124 @@
     else if (window.htmx && fault.path) { htmx.ajax(fault.verb.toUpperCase(), fault.path, {source: elt}); }
   });
 })();
+
+// -- taps instead of typing: steppers, the sheet for refusals, toasts, the map as a picker ----------
+(function () {
+  "use strict";
+
+  function fire(input) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function clamp(input, n) {
+    var lo = parseInt(input.min || "0", 10), hi = parseInt(input.max || "999", 10);
+    if (isNaN(n)) { n = lo; }
+    return Math.max(lo, Math.min(hi, n));
+  }
+
+  // the Fremen split: the stepper marked data-rest takes what the others leave of data-total
+  function rest(box) {
+    var total = parseInt(box.getAttribute("data-total"), 10), used = 0, restInput = box.querySelector("[data-rest] input.count");
+    if (!restInput) { return; }
+    Array.prototype.forEach.call(box.querySelectorAll("input.count"), function (i) {
+      if (i !== restInput) { used += parseInt(i.value || "0", 10) || 0; }
+    });
+    restInput.value = Math.max(0, total - used);
+  }
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest("[data-stepper] button[data-step], [data-stepper] button[data-set]") : null;
+    if (b) {
+      var input = b.closest("[data-stepper]").querySelector("input.count");
+      var v = parseInt(input.value || "0", 10) || 0;
+      input.value = clamp(input, b.hasAttribute("data-set") ? parseInt(b.getAttribute("data-set"), 10)
+                                                            : v + parseInt(b.getAttribute("data-step"), 10));
+      var box = b.closest("[data-total]");
+      if (box && !b.closest("[data-rest]")) { rest(box); }
+      fire(input);
+      return;
+    }
+    var close = e.target.closest ? e.target.closest("[data-close-sheet]") : null;
+    if (close) { clearSheet(); }
+  });
+  document.addEventListener("input", function (e) {
+    var box = e.target.closest && e.target.closest("[data-total]");
+    if (box && e.target.classList.contains("count") && !e.target.closest("[data-rest]")) { rest(box); }
+  });
+
+  function clearSheet() {
+    var sheet = document.getElementById("sheet");
+    if (sheet) { sheet.innerHTML = ""; }
+    var inline = document.getElementById("sheet-inline");
+    if (inline) { inline.remove(); }
+  }
+
+  // A new entry clears the last refusal; a refusal lands in the sheet (the form keeps its values).
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.tagName === "FORM" && (elt.getAttribute("hx-post") || "").indexOf("/act") > 0 &&
+        !elt.closest("#sheet, #sheet-inline")) {
+      clearSheet();
+    }
+  });
+
+  // Success is shown where the player looks: a short toast (the card itself changes too).
+  var toastTimer = null;
+  document.body && document.body.addEventListener("entry-done", function (e) {
+    var t = document.getElementById("toast");
+    if (!t || !e.detail || !e.detail.text) { return; }
+    clearSheet();  // the entry went in (an override from the sheet, too): the refusal is over
+    t.textContent = "✓ " + e.detail.text;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { t.hidden = true; }, 2600);
+  });
+
+  // Nothing jumps: the page keeps its scroll position across every swap (scroll anchoring is off in
+  // the CSS; this also undoes any jump a browser makes while the content under it changes).
+  var keep = null;
+  document.addEventListener("htmx:beforeSwap", function () { keep = window.scrollY; });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (keep !== null && Math.abs(window.scrollY - keep) > 1) { window.scrollTo(0, keep); }
+    keep = null;
+    lightMap();
+  });
+
+  // -- the map (map.js draws it; CONTRACTS 1): light legal places, pick by tapping a piece --------
+  function mapSvg() { return document.querySelector("#view svg.dune-map, svg.dune-map"); }
+
+  function lightMap() {
+    var svg = mapSvg();
+    if (!svg || !window.DuneMap) { return; }
+    var lit = [], mine = [];
+    var reach = document.getElementById("reach-card");
+    var pool = reach ? reach.querySelectorAll("button.place[data-piece]")
+                     : document.querySelectorAll("#ship-places button.place[data-piece], #now .setup button.place[data-piece]");
+    Array.prototype.forEach.call(pool, function (b) { lit.push(b.getAttribute("data-piece")); });
+    Array.prototype.forEach.call(document.querySelectorAll("#now .stack-pick[data-piece]"), function (b) {
+      mine.push(b.getAttribute("data-piece"));
+    });
+    window.DuneMap.clear(svg);
+    window.DuneMap.light(svg, lit);
+    window.DuneMap.mine(svg, mine);
+    if (reach) { window.DuneMap.pick(svg, reach.getAttribute("data-from")); }
+  }
+  document.addEventListener("DOMContentLoaded", lightMap);
+
+  document.addEventListener("piece-tap", function (e) {
+    var piece = e.detail && e.detail.piece;
+    if (!piece) { return; }
+    var esc = window.CSS && CSS.escape ? CSS.escape(piece) : piece.replace(/"/g, '\\"');
+    var reach = document.getElementById("reach-card");
+    // a legal destination of the stack picked (or of a shipment): tapping it there is the same tap
+    var target = reach && reach.querySelector('button.place[data-piece="' + esc + '"]');
+    if (target) { target.click(); return; }
+    // one of my stacks: pick it as "from" (its legal destinations light up)
+    var stack = document.querySelector('#now .stack-pick[data-piece="' + esc + '"]');
+    if (stack) { stack.click(); return; }
+    // else a place to ship to (with the forces on the stepper)
+    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]');
+    if (target) { target.click(); }
+  });
+})();

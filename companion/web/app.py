@@ -86,4 +86,5 @@ def build_app(config: dict | None = None) -> Flask:
     app.jinja_env.globals["csrf_token"] = auth.csrf_token
     from . import filters
     filters.register(app)
+    pages.setup(app)  # compression, styled 404
     return app

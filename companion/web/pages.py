@@ -222,11 +222,50 @@ def join_post(code):
 
 # -- the phone ---------------------------------------------------------------------------------
 
-def render_view(code: str, role: str, error: dict | None = None, status: int = 200):
+def page_context(t, role: str, error: dict | None = None) -> dict:
+    """Everything a table page or its live fragment needs, computed once per render."""
+    s = view_for(t.state, role)
+    return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES,
+            "legal": legal_choices(t, role),
+            "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
+
+
+def legal_choices(t, role: str) -> dict:
+    """The seat's legal shipments right now (territory, sectors, cost), from the reach rules,
+    so the phone offers buttons instead of a territory to type."""
+    if role in ("host", "board") or role not in t.state["factions_present"]:
+        return {}
+    if t.state["phase"] not in ("shipment_movement",):
+        return {}
+    from ..rules.errors import RuleViolation
+    from ..table.actions.moves import where_can_i_go
+    try:
+        with t.lock:
+            return where_can_i_go(t.state, load_board(), role, None, None)
+    except RuleViolation:
+        return {}
+
+
+def render_view(code: str, role: str, error: dict | None = None, status: int = 200, toast: str | None = None):
     t = tables().table(code)
-    html = render_template("partials/view.html", code=t.code, role=role, s=view_for(t.state, role), error=error,
-                           phases=PHASES)
-    return no_store(make_response(html, status))
+    html = render_template("partials/view.html", **page_context(t, role, error))
+    response = no_store(make_response(html, status))
+    if toast:
+        response.headers["HX-Trigger"] = json.dumps({"entry-done": {"text": toast}})
+    return response
+
+
+def render_refusal(code: str, role: str, error: dict):
+    """A refusal lands in the sheet beside the form: the form (and what was entered) stays as it was."""
+    t = tables().table(code)
+    if request.headers.get("HX-Request") != "true":
+        return render_view(code, role, error)
+    html = render_template("partials/refusal.html", code=t.code, role=role, error=error,
+                           s={"revision": t.revision})
+    response = no_store(make_response(html, 200))
+    response.headers["HX-Retarget"] = "#sheet"
+    response.headers["HX-Reswap"] = "innerHTML"
+    return response
 
 
 @bp.get("/t/<code>")
@@ -237,8 +276,7 @@ def table(code):
         return redirect(url_for("pages.join", code=t.code))
     if role == "board":
         return redirect(url_for("pages.board", code=t.code))
-    return no_store(make_response(render_template("table.html", code=t.code, role=role,
-                                                  s=view_for(t.state, role), error=None, phases=PHASES)))
+    return no_store(make_response(render_template("table.html", **page_context(t, role))))
 
 
 @bp.get("/t/<code>/view")
@@ -248,7 +286,7 @@ def view(code):
     if role is None:
         abort(401)
     if role == "board":
-        return no_store(make_response(render_template("partials/board_status.html", code=t.code,
+        return no_store(make_response(render_template("partials/board_page.html", code=t.code, role="board",
                                                       s=view_for(t.state, "board"))))
     return render_view(t.code, role)
 
@@ -294,6 +332,13 @@ def form_entry() -> dict:
             continue
         value = values[-1]
         if value == "":
+            continue
+        if "@" in key:  # a tapped place: name="to@sector" value="Arrakeen@9" (Polar Sink has no sector)
+            first, _, second = key.partition("@")
+            where, _, sector = value.partition("@")
+            body[first] = where
+            if sector:
+                body[second] = sector
             continue
         m = ROW_FIELD.match(key)
         if m:
@@ -343,12 +388,14 @@ def act(code):
                                                      "state, then send your entry again.",
                                           "rule": None, "entry": body, "resend": True}, 200)
     except Forbidden as exc:
-        return render_view(t.code, role, {"message": str(exc), "rule": None}, 200)
+        return render_refusal(t.code, role, {"message": str(exc), "rule": None})
     except EntryError as exc:
         err = exc.to_dict()
         err["entry"] = body
-        return render_view(t.code, role, err, 200)
-    return render_view(t.code, role)
+        return render_refusal(t.code, role, err)
+    with t.lock:
+        done = t.events[-1]["summary"] if t.events else None
+    return render_view(t.code, role, toast=done)
 
 
 @bp.get("/t/<code>/reach")
@@ -373,8 +420,13 @@ def reach(code):
             info = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
     except RuleViolation as exc:
         return render_template("partials/reach.html", info=None, error=exc.message, code=t.code, s=None, role=role)
-    return render_template("partials/reach.html", info=info, error=None, code=t.code,
-                           s=view_for(t.state, role), role=role)
+    held = {"forces": 0, "starred": 0, "advisors": 0}
+    if info.get("move"):
+        from ..rules.board import piece_id
+        piece = piece_id(info["move"]["from"], info["move"]["from_sector"])
+        held = dict(t.state["board"]["forces"].get(piece, {}).get(faction, held))
+    return render_template("partials/reach.html", info=info, error=None, code=t.code, held=held,
+                           only=request.args.get("only"), s=view_for(t.state, role), role=role)
 
 
 @bp.get("/t/<code>/battle")
@@ -399,7 +451,7 @@ def battle(code):
                 forces = int(request.args.get("forces") or 0)
                 starred = int(request.args.get("starred") or 0)
                 want = request.args.get("want")
-                want = int(want) if want not in (None, "") else None
+                want = int(want) if want not in (None, "", "0") else None  # 0: no strength asked for
             except ValueError:
                 forces = starred = 0
                 want = None
@@ -409,11 +461,11 @@ def battle(code):
                     if forces > here["forces"] or starred > here["starred"]:
                         raise RuleViolation(f"You have {here['forces']} forces and {here['starred']} starred in "
                                             f"{here['territory']}.", "kiss-simple-dialing")
-                    dial = dial_for(state, role, opponent, forces, starred, want,
-                                    here["ecaz_forces"] if want is None else 0)
-                    if want is not None:
+                    if want is not None:  # the cheapest mix of the forces PRESENT that reaches it
                         dial = dial_for(state, role, opponent, here["forces"], here["starred"], want,
                                         here["ecaz_forces"])
+                    else:
+                        dial = dial_for(state, role, opponent, forces, starred, None, here["ecaz_forces"])
                 except RuleViolation as exc:
                     error = exc.message
         else:
@@ -428,17 +480,22 @@ def battle(code):
 def preview_blow(code):
     """What turning this spice card on this pile would do, before anyone applies it."""
     t = table_or_404(code)
-    if seat_or_join(code) is None:
+    role = seat_or_join(code)
+    if role is None:
         abort(401)
     from ..rules.errors import RuleViolation
     from ..table.actions.turn import preview_blow as preview
     card, pile = request.args.get("card", ""), request.args.get("pile", "A")
+    pile = pile if pile in ("A", "B") else "A"
     try:
         with t.lock:
-            b = preview(load_board(), t.state, card, pile if pile in ("A", "B") else "A")
+            b = preview(load_board(), t.state, card, pile)
+            revision = t.revision
     except RuleViolation as exc:
         return render_template("partials/blow_preview.html", b=None, error=exc.message)
-    return render_template("partials/blow_preview.html", b=b, error=None)
+    apply = {"card": card, "pile": pile} if role != "board" else None
+    return render_template("partials/blow_preview.html", b=b, error=None, apply=apply, code=t.code,
+                           s={"revision": revision})
 
 
 @bp.post("/t/<code>/undo")
@@ -550,10 +607,64 @@ def template_globals() -> dict:
     """Names every template (and every imported macro) can use."""
     from .board_svg import board_svg
     return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
-            "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards()}
+            "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
+            "board_pieces": sorted(load_board().all_pieces()),
+            "known_ambassadors": list(load_factions().get("ambassadors", []))}
+
+
+def deck_left(s: dict, raw_deck: dict | None) -> dict:
+    """The spice blow as a phone shows it: the cards still in the deck (each once, with how many
+    copies are left) and the pile the next card goes on (A until a territory card lands there).
+    Uses the phase helper's ``view["spice_blow"]`` when it is there."""
+    from ..rules.spice import SHAI_HULUD, card_name, deck_cards
+    sb = s.get("spice_blow") or {}
+    board = load_board()
+    discovery = (s.get("options") or {}).get("discovery_tokens", True)
+    counts: dict[str, int] = {}
+    for c in deck_cards(board, discovery):
+        counts[c.name] = counts.get(c.name, 0) + 1
+    total = sum(counts.values())
+    seen = list(s.get("spice_deck_seen") or [])
+    drawn = 0
+    left = dict(counts)
+    for raw in seen:
+        if drawn == total:
+            left, drawn = dict(counts), 0
+        name = card_name(board, raw)
+        if left.get(name):
+            left[name] -= 1
+        drawn += 1
+    if drawn == total:
+        left = dict(counts)
+    if "cards_left" in sb:
+        left = {c: left.get(c, 1) for c in sb["cards_left"]}
+    this_phase = list((raw_deck or {}).get("this_phase") or sb.get("this_phase") or [])
+    pile = sb.get("next_pile") or sb.get("pile") or ("B" if any(card_name(board, c) != SHAI_HULUD for c in this_phase)
+                                                      else "A")
+    cards = [(name, n) for name, n in sorted(left.items(), key=lambda x: (x[0] != SHAI_HULUD, x[0])) if n > 0]
+    return {"cards": cards, "pile": pile if pile in ("A", "B") else "A"}
 
 
 def _spice_cards() -> list[str]:
     from ..rules.spice import SHAI_HULUD, deck_cards
     names = sorted({c.name for c in deck_cards(load_board(), True) if c.name != SHAI_HULUD})
     return [SHAI_HULUD] + names
+
+
+# -- app-wide: compression and the styled 404 ---------------------------------------------------------
+
+def setup(app) -> None:
+    """Compress text answers (never the live stream: text/event-stream is not in the list, so
+    it passes through unbuffered) and answer unknown pages with a styled 404."""
+    from flask_compress import Compress
+    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/css", "text/plain", "text/javascript",
+                                                 "application/javascript", "application/json", "image/svg+xml"])
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    Compress(app)
+
+    @app.errorhandler(404)
+    def not_found(exc):
+        if request.path.startswith("/api/"):
+            return {"message": "Not found.", "rule": None}, 404
+        return make_response(render_template("not_found.html", path=request.path), 404)
