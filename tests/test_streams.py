@@ -318,3 +318,18 @@ def test_a_stream_during_a_storage_fault_answers_503_and_works_once_it_clears(ap
     s.wait_for(changed(0))
     assert poll(lambda: app.extensions["presence"].connected(t.code) == {"bg": 1})
     s.close()
+
+
+def test_a_seat_reissued_through_one_process_is_announced_on_the_others_streams(live_server, tmp_path):
+    data = tmp_path / "shared"
+    a, b = live_server(data), live_server(data)
+    status, t = a.request("POST", "/api/tables", {"factions": SIX})
+    code = t["table"]
+    host_page = Stream(b.port, code, {"Authorization": f"Bearer {t['host_token']}"})
+    host_page.wait_for(changed(0))
+    before = host_page.buf.count(b"event: seats")
+    status, _ = a.request("POST", f"/api/tables/{code}/seats/guild/reissue", None, t["host_token"])
+    assert status == 200
+    host_page.wait_for("event: seats")
+    assert host_page.buf.count(b"event: seats") > before
+    host_page.close()
