@@ -225,7 +225,8 @@ def test_a_long_table_loads_from_its_snapshot(app, monkeypatch, tmp_path):
     assert loaded.revision == 26
     assert loaded.state == tables.table(t.code).state
     assert loaded.state["revision"] == before["revision"]
-    assert replayed and min(replayed) > 10  # only the entries after the snapshot were replayed
+    assert replayed and min(replayed) > 10  # only the entries after a snapshot were replayed
+    assert loaded.events[-1]["summary"] == tables.table(t.code).events[-1]["summary"]
     assert loaded.state["storm"]["sector"] == 6 and loaded.state["private"]["atreides"]["spice"] == 24
     # the entries before the snapshot are read when they are needed: history, export, undo
     assert [e["seq"] for e in fresh.history(t.code, "host")] == list(range(1, 27))
@@ -318,3 +319,18 @@ def test_a_stream_during_a_storage_fault_answers_503_and_works_once_it_clears(ap
     s.wait_for(changed(0))
     assert poll(lambda: app.extensions["presence"].connected(t.code) == {"bg": 1})
     s.close()
+
+
+def test_a_seat_reissued_through_one_process_is_announced_on_the_others_streams(live_server, tmp_path):
+    data = tmp_path / "shared"
+    a, b = live_server(data), live_server(data)
+    status, t = a.request("POST", "/api/tables", {"factions": SIX})
+    code = t["table"]
+    host_page = Stream(b.port, code, {"Authorization": f"Bearer {t['host_token']}"})
+    host_page.wait_for(changed(0))
+    before = host_page.buf.count(b"event: seats")
+    status, _ = a.request("POST", f"/api/tables/{code}/seats/guild/reissue", None, t["host_token"])
+    assert status == 200
+    host_page.wait_for("event: seats")
+    assert host_page.buf.count(b"event: seats") > before
+    host_page.close()

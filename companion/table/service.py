@@ -238,10 +238,11 @@ class TableService:
             return None
         t = Table(code, config)
         snap = self._read_snapshot(t)
-        if snap is not None:  # t.events holds the entries after the snapshot only
+        if snap is not None:  # t.events holds the snapshot's last entry and the ones after it only
             t.state, t.undone = snap
-            t.snapshot_seq = t.events_from = t.state["revision"]
-            self._fold_on(t, t.events)
+            t.snapshot_seq = t.state["revision"]
+            t.events_from = t.snapshot_seq - 1
+            self._fold_on(t, t.events[1:])
         else:
             t.events = self.store.events(code)
             t.state, t.undone = self.fold(code, config, t.events)
@@ -307,7 +308,7 @@ class TableService:
             if not tail or tail[0]["seq"] != seq or snap["last"] != [tail[0]["type"], tail[0]["ts"]]:
                 return None
             undone = {int(k): v for k, v in snap["undone"].items()}
-            t.events = tail[1:]
+            t.events = tail  # the latest entry stays at hand (pages show its summary)
             return snap["state"], undone
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("table %s: snapshot not used (%s)", t.code, exc)

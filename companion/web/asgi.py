@@ -216,6 +216,13 @@ class CompanionASGI:
         self.hub = LiveHub()
         self.tables.listen(self.hub.notify)
         self.presence.subscribe(self.hub.notify)
+        subscribe_seats = getattr(self.tables.store, "subscribe_seats", None)
+        if subscribe_seats is not None:  # a seat claimed or re-issued through another process
+            subscribe_seats(self._seats_changed_anywhere)
+
+    def _seats_changed_anywhere(self, code: str) -> None:
+        if code.upper() in self.hub.waiters:  # only tables with a stream open here
+            self.presence.bump(code)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
