@@ -2,7 +2,6 @@
 JSON, history, the /view HTML, the live stream) until they are revealed."""
 from __future__ import annotations
 
-import json
 import re
 
 import pytest

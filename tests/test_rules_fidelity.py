@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SIX, act, create_table, join_seat
+from conftest import SIX, create_table, join_seat
 from table_helpers import board_spice, get, host_state, its_turn, ok, refused, set_phase, skip_phase, spice, stack
 
 SIX_SPICE_CARDS = {"hiereg": ["Sihaya Ridge", "Hagga Basin", "Rock Outcroppings"],
@@ -221,7 +221,7 @@ def test_every_karama_flag_follows_the_karama_options(client, entry_type, factio
             if entry_type == "ship":
                 its_turn(client, t, f)  # Shipment & Movement goes in storm order
             before = spice(host_state(client, t), f)
-            s = ok(client, t, f, **entry)
+            ok(client, t, f, **entry)
             paid = before - spice(host_state(client, t), f)
             assert paid == (0 if entry_type == "bid.buy" else 1)  # no payment / the half rate
         else:

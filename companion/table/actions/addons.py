@@ -480,7 +480,6 @@ def _open_territory(state: dict, p) -> str | None:
 def _plan_count(state: dict, hidden: dict, p) -> int:
     if p.faction != "richese":
         return 0
-    from ...rules.board import load_board
     from ..state import territory_forces
     reserves = state["factions"]["richese"]["reserves"]["forces"]
     territory = split_piece(hidden["piece"])[0]

@@ -10,7 +10,7 @@ from ...rules.errors import hard
 from ...rules.factions import faction, faction_name
 from ...rules.storm import validate_storm_card
 from ..state import (
-    PHASES, position_of, apply_reading_start, occupants, place_forces, remove_forces, stack, territory_forces,
+    PHASES, position_of, apply_reading_start, place_forces, remove_forces, stack, territory_forces,
 )
 from . import Ctx, FactionId, Name, Payload, PhaseId, action
 
