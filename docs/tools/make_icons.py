@@ -1,6 +1,6 @@
 """Render the app icons from companion/static/icons/icon.svg with headless Chromium (no image library).
 
-    python tools/make_icons.py
+    python docs/tools/make_icons.py
 
 Writes icon-180.png (Apple touch icon), icon-192.png, icon-512.png, icon-maskable-512.png (full-bleed,
 the drawing inside the 80 % safe zone) and favicon.ico (PNG images of 16, 32 and 48 px inside an ICO
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ICONS = Path(__file__).resolve().parents[1] / "companion" / "static" / "icons"
+ICONS = Path(__file__).resolve().parents[2] / "companion" / "static" / "icons"
 CHROMIUM = "/usr/bin/chromium"
 
 
