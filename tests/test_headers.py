@@ -160,6 +160,7 @@ def test_phones_work_under_the_csp_in_chromium(tmp_path, browser):
             pages[f] = page
         a, e = pages["atreides"], pages["emperor"]
         # htmx posts the form and swaps the fragment; the proposal shows on both phones (live stream)
+        a.locator("#enter > summary").click()  # corrections and rare entries sit under "Enter by hand"
         a.locator("summary:has-text('Alliances')").click()
         a.select_option('select[name="factions"]', "emperor")
         a.locator("button:has-text('Form alliance')").click()

@@ -289,14 +289,15 @@ def test_emperor_pays_for_ally_revivals_but_not_for_the_fremen(client, ally, for
     ok(client, t, type="forces.remove", faction=ally, territory="Polar Sink", to="tanks", forces=min(reserves, 7))
     set_phase(client, t, "revival", turn=3)
     entry = dict(type="revive", faction=ally, forces=forces, emperor_pays=emperor_pays)
+    # the host enters it (from the ally's own seat it needs the Emperor's consent: tests/test_consent.py)
     if accepted:
         before = host_state(client, t)
-        ok(client, t, ally, **entry)
+        ok(client, t, "host", **entry)
         after = host_state(client, t)
         assert spice(before, "emperor") - spice(after, "emperor") == 2 * emperor_pays
         assert after["factions"][ally]["reserves"]["forces"] - before["factions"][ally]["reserves"]["forces"] == forces
     else:
-        err = refused(client, t, ally, rule, None, **entry)
+        err = refused(client, t, "host", rule, None, **entry)
         assert err["overridable"] is True
         if rule == "fremen-free-revival":
             assert "Fremen" in err["message"] and "fremen" not in err["message"]

@@ -41,6 +41,7 @@ def test_a_full_disk_on_a_phone_shows_a_retry_and_keeps_the_typed_entry(served, 
     page.goto(f"{url}/t/{code}/join")
     page.tap('button[name="seat"][value="atreides"]')
     page.wait_for_url(re.compile(rf"/t/{code}$"))
+    page.locator("#enter > summary").tap()  # corrections sit under "Enter by hand"
     page.locator("summary", has_text="Storm sector").tap()
     form = page.locator("form:has(input[name='type'][value='storm.set'])")
     form.locator("input[name='sector']").fill("7")
