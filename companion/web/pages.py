@@ -476,7 +476,8 @@ def battle(code):
         else:
             opponent = None
         options = karama_for(state, role)
-    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here,
+        in_phase = state["phase"] == "battle"
+    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase,
                            opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
     return no_store(make_response(html))
 
