@@ -103,7 +103,7 @@ def test_open_seal_reveal_confirm_apply_by_buttons(client, table):
     assert "applied ✓" in view(phones["fremen"], t)
 
 
-def test_a_sealed_plan_stays_secret_everywhere_until_the_reveal(client, table):
+def test_a_sealed_plan_stays_secret_everywhere_until_the_reveal(client, table, app):
     t, phones = table
     s = host_state(client, t)
     agg = s["battles_implied"][0]["aggressor"]
@@ -123,7 +123,19 @@ def test_a_sealed_plan_stays_secret_everywhere_until_the_reveal(client, table):
         "board screen": phones["board"].get(f"/t/{t.code}/board").get_data(as_text=True),
         "board fragment": phones["board"].get(f"/t/{t.code}/board/view").get_data(as_text=True),
     }
+    from conftest import bearer
+    board_token = app.extensions["tables"].spectator_token(t.code)
+    seat = {f: phones[f].get_cookie(f"seat_{t.code}").value for f in ("atreides", "fremen")}
+    for who, token in (("atreides", seat["atreides"]), ("fremen", seat["fremen"]), ("board", board_token)):
+        for what in ("state", "battles", "history"):
+            r = client.get(f"/api/tables/{t.code}/{what}", headers=bearer(token))
+            if r.status_code == 200:
+                pages[f"{who} api {what}"] = r.get_data(as_text=True)
+    assert "atreides api state" in pages and "atreides api history" in pages
     for where, text in pages.items():
+        if " api " in where:
+            assert "battle_plans" not in text and "Crysknife" not in text and "Baliset" not in text, where
+            continue
         for word in secret:
             if word == "Piter de Vries":  # a leader's name is public (the leader discs); its choice is not
                 assert "Piter de Vries ·" not in text and "<b>Piter de Vries</b>" not in text, where
@@ -132,3 +144,86 @@ def test_a_sealed_plan_stays_secret_everywhere_until_the_reveal(client, table):
     assert "Harkonnen: sealed ✓" in pages["board fragment"]
     # the seat that sealed sees its own plan
     assert "<b>Piter de Vries</b>" in view(phones["harkonnen"], t)
+
+
+def open_it(client, t, phones) -> str:
+    s = host_state(client, t)
+    agg = s["battles_implied"][0]["aggressor"]
+    post(phones["harkonnen"], t, type="battle.open", territory="Arrakeen", aggressor=agg,
+         opponent="atreides" if agg == "harkonnen" else "harkonnen")
+    return battle_id(client, t)
+
+
+def builder(html: str, bid: str) -> str:
+    start = html.index(f'id="plan-{bid}"')
+    return html[start:html.index("</form>", start)]
+
+
+def test_unnamed_cards_offer_the_cheap_hero_and_the_deck_names_to_pick(client, table):
+    t, phones = table
+    ok(client, t, type="cards.set", faction="harkonnen", cards=["Baliset"])
+    ok(client, t, type="hand.set", faction="harkonnen", size=3)  # one named card, two not named
+    bid = open_it(client, t, phones)
+    form = builder(view(phones["harkonnen"], t), bid)
+    assert 'value="cheap-hero"' in form                      # the hand may hold a Cheap Hero
+    assert "Unnamed cards in hand (2): name it as a weapon" in form
+    assert 'value="Lasgun"' in form and 'value="Snooper"' in form and 'value="Baliset"' not in form
+    html = post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="cheap-hero",
+                forces="2", weapon="Lasgun", defense="")
+    assert "Your sealed plan: " in html and "<b>Cheap Hero</b>" in html and "<b>Lasgun</b>" in html
+    # with every card named and none a Cheap Hero, the builder offers neither
+    ok(client, t, type="cards.set", faction="atreides", cards=["Chaumas"])
+    form = builder(view(phones["atreides"], t), bid)
+    assert 'value="cheap-hero"' not in form and "Unnamed card" not in form and 'value="Chaumas"' in form
+
+
+def test_the_kwisatz_haderach_toggle_only_once_active(client, table):
+    t, phones = table
+    bid = open_it(client, t, phones)
+    assert "Kwisatz Haderach joins" not in builder(view(phones["atreides"], t), bid)
+    ok(client, t, type="kh.set", losses=7)
+    assert "Kwisatz Haderach joins" in builder(view(phones["atreides"], t), bid)
+    assert "Kwisatz Haderach" not in builder(view(phones["harkonnen"], t), bid)
+
+
+def test_a_refused_plan_says_why_and_keeps_the_builder(client, table):
+    t, phones = table
+    bid = open_it(client, t, phones)
+    r = phones["harkonnen"].post(f"/t/{t.code}/battle/act", data={
+        "type": "battle.plan", "battle": bid, "faction": "harkonnen", "fighter": "Feyd-Rautha", "forces": "6",
+        "weapon": "Chaumas", "revision": str(host_state_rev(phones["harkonnen"], t)),
+        "csrf_token": csrf(phones["harkonnen"], t.code)})
+    text = r.get_data(as_text=True)
+    assert r.status_code in (200, 422) and "does not hold Chaumas" in text
+    assert host_state(client, t)["battles"][0]["sealed"] == []
+
+
+def test_traitor_button_only_for_the_seat_holding_that_traitor_then_host_adjusts(client, table, app):
+    t, phones = table
+    ok(client, t, type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Beast Rabban", forces="3")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="9")
+    post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    assert "Call traitor: Duncan Idaho" in view(phones["harkonnen"], t)
+    assert "Call traitor" not in view(phones["atreides"], t) and "Call traitor" not in view(phones["fremen"], t)
+    html = post(phones["harkonnen"], t, type="battle.traitor", battle=bid, faction="harkonnen")
+    assert "Traitor called by <b>Harkonnen</b>" in html and "Call traitor" not in html
+    o = host_state(client, t)
+    # the host disputes a line: adjusts the figures and applies, with the reason in the history
+    host = app.test_client()
+    host.set_cookie(f"seat_{t.code}", t.host)
+    hv = view(host, t)
+    assert "Apply the outcome (host)" in hv and "A line is disputed" in hv
+    r = host.post(f"/t/{t.code}/battle/act", data={
+        "type": "battle.apply", "battle": bid, "override": "true", "reason": "table reading of the traitor",
+        "adj-forces-harkonnen": "0", "adj-starred-harkonnen": "0", "adj-spice-harkonnen": "0",
+        "adj-forces-atreides": "4", "adj-starred-atreides": "0", "adj-spice-atreides": "0", "adj-to_winner": "1",
+        "revision": str(o["revision"]), "csrf_token": csrf(host, t.code)})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    h = host_state(client, t)
+    assert h["battles"][0]["status"] == "applied"
+    assert stack(h, "Arrakeen", "atreides")["forces"] == 6 and stack(h, "Arrakeen", "harkonnen")["forces"] == 6
+    assert h["battles"][0]["outcome"]["spice_to_winner"] == 1
+    hist = phones["fremen"].get(f"/t/{t.code}/history").get_data(as_text=True)
+    assert "adjusted" in hist and "table reading of the traitor" in hist
