@@ -227,3 +227,35 @@ def test_traitor_button_only_for_the_seat_holding_that_traitor_then_host_adjusts
     assert h["battles"][0]["outcome"]["spice_to_winner"] == 1
     hist = phones["fremen"].get(f"/t/{t.code}/history").get_data(as_text=True)
     assert "adjusted" in hist and "table reading of the traitor" in hist
+
+
+def test_a_bought_card_is_named_secretly_and_the_discard_pile_and_deck_are_public(client, table):
+    from conftest import act
+    t, phones = table
+    ok(client, t, type="cards.set", faction="harkonnen", cards=["Baliset"])
+    ok(client, t, type="hand.set", faction="harkonnen", size=2)  # e.g. a card bought at auction, not named
+    s = ok(client, t, "host", type="cards.name", faction="harkonnen", card="gom-jabbar")
+    assert s["factions"]["harkonnen"]["private"]["cards"] == ["Baliset", "Gom Jabbar"]
+    assert s["factions"]["harkonnen"]["hand_size"] == 2
+    r = act(client, t.code, t.host, expect=422, type="cards.name", faction="harkonnen", card="Lasgun")
+    assert "already named" in r.get_json()["error"]["message"]
+    r = act(client, t.code, t.host, expect=422, type="cards.name", faction="atreides", card="Pocket Knife")
+    assert "no Treachery card called" in r.get_json()["error"]["message"]
+    # another seat sees neither the name in the history nor in its view
+    assert "Gom Jabbar" not in phones["atreides"].get(f"/t/{t.code}/history").get_data(as_text=True)
+    assert "Gom Jabbar" not in view(phones["atreides"], t)
+    # the deck line: 33 cards less those in hands and the discard pile, which is public
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Feyd-Rautha",
+         forces="2", weapon="Gom Jabbar")
+    ok(client, t, type="cards.set", faction="atreides", cards=["Snooper"])
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho",
+         forces="10", defense="Snooper")
+    post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    ok(client, t, type="battle.apply", battle=bid)
+    h = host_state(client, t)
+    td = h["treachery_deck"]
+    assert td["discard"] == h["treachery"]["discard"] and "Gom Jabbar" in td["discard"]
+    assert td["draw"] == 33 - td["in_hands"] - len(td["discard"])
+    line = view(phones["fremen"], t)
+    assert re.search(r'id="treachery-deck">Treachery deck: <b>\d+</b> to draw', line) and "Gom Jabbar" in line

@@ -101,6 +101,7 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
+    info["treachery_deck"] = treachery_deck(state)
     if phase == "battle" or any(b.get("status") == "revealed" for b in state.get("battles", [])):
         info["battles_implied"] = implied_battles_view(state, board)
         info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
@@ -114,6 +115,18 @@ def turn_info(state: dict, viewer: str) -> dict:
             info["my_charity"] = special_charity(len(state["factions_present"]),
                                                  (info.get("inflation") or {}).get("side_now"))
     return info
+
+
+def treachery_deck(state: dict) -> dict:
+    """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
+    in the discard pile) and the public discard pile, named cards."""
+    from ..rules import treachery
+    tr = state.get("treachery") or {}
+    total = treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added")))
+    in_hands = sum(f["hand_size"] for f in state["factions"].values())
+    discard = list(tr.get("discard", []))
+    return {"total": total, "in_hands": in_hands, "discard": discard,
+            "draw": max(0, total - in_hands - len(discard))}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:
