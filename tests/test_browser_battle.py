@@ -66,7 +66,12 @@ def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browse
     bid = g.state()["battles"][0]["id"]
     g.settle()
 
-    # Harkonnen build a plan by taps: a leader, a dial chip, a weapon; the readout follows live
+    # both build at once: Atreides pick a leader and a dial first (kept when Harkonnen's seal refreshes
+    # their screen), Harkonnen build a plan by taps: a leader, a dial chip, a weapon; the readout follows live
+    aplan = A.locator(f"#plan-{bid}")
+    g.tap_as("atreides", aplan.locator(".radio-chip", has_text="Duncan Idaho"), request=False)
+    g.tap_as("atreides", aplan.locator("[data-stepper] button.n", has_text="4"), request=False)
+    expect(aplan.locator('[data-out="total"]')).to_have_text("6")  # Duncan Idaho 2 + 4
     plan = H.locator(f"#plan-{bid}")
     g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Feyd-Rautha"), request=False)
     g.tap_as("harkonnen", plan.locator("[data-stepper] button.n", has_text="5"), request=False)
@@ -86,9 +91,10 @@ def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browse
         expect(page.locator(f"#battle-{bid} .battle-state")).to_contain_text("Harkonnen: sealed ✓")
         assert "Crysknife" not in page.content() and "Feyd-Rautha ·" not in page.content()
 
-    plan = A.locator(f"#plan-{bid}")
-    g.tap_as("atreides", plan.locator(".radio-chip", has_text="Duncan Idaho"), request=False)
-    g.tap_as("atreides", plan.locator("[data-stepper] button.n", has_text="4"), request=False)
+    plan = A.locator(f"#plan-{bid}")  # a fresh element: the screen was refreshed by Harkonnen's seal
+    expect(plan.locator('input[name="fighter"][value="Duncan Idaho"]')).to_be_checked()
+    expect(plan.locator('input[name="forces"]')).to_have_value("4")
+    expect(plan.locator('[data-out="total"]')).to_have_text("6")
     g.tap_as("atreides", plan.locator(".radio-chip", has_text=re.compile(r"^Shield$")), request=False)
     g.tap_as("atreides", plan.locator("button[data-seal]"))
     g.settle()

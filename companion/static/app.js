@@ -251,3 +251,41 @@
   document.addEventListener("DOMContentLoaded", all);
   document.addEventListener("htmx:afterSettle", all);
 })();
+
+// A refresh from another phone (the other side sealing, say) must not wipe a plan being built:
+// the builder's choices are put back after the swap.
+(function () {
+  "use strict";
+  var kept = {};
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    kept = {};
+    if (!e.detail.target || e.detail.target.id !== "view") { return; }
+    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    Array.prototype.forEach.call(document.querySelectorAll("#view form[data-plan-builder]"), function (form) {
+      if (elt && (elt === form || form.contains(elt))) { return; }  // its own submit: the server's answer wins
+      var v = {};
+      Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+        if (i.type === "radio" || i.type === "checkbox") { if (i.checked) { v[i.name + "=" + i.value] = true; } }
+        else if (i.type !== "hidden") { v[i.name] = i.value; }
+      });
+      kept[form.id] = v;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "view") { return; }
+    Object.keys(kept).forEach(function (id) {
+      var form = document.getElementById(id), v = kept[id];
+      if (!form) { return; }
+      Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+        if (i.type === "radio" || i.type === "checkbox") {
+          if (v[i.name + "=" + i.value]) { i.checked = true; }
+          else if (i.type === "checkbox") { i.checked = false; }
+        } else if (i.type !== "hidden" && v.hasOwnProperty(i.name)) { i.value = v[i.name]; }
+      });
+      var open = form.querySelectorAll("details");
+      Array.prototype.forEach.call(open, function (d) { if (d.querySelector("input:checked")) { d.open = true; } });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    kept = {};
+  });
+})();

@@ -491,6 +491,10 @@ def battle_act(code):
     body = form_entry()
     fighter = body.pop("fighter", None)
     if body.get("type") == "battle.plan":
+        # a sealed plan does not rest on what the other phones did meanwhile (the other side sealing,
+        # typically): it is checked against the table as it is now, so it is never refused as stale
+        with t.lock:
+            body["revision"] = t.revision
         body.pop("leader", None), body.pop("cheap_hero", None)
         if fighter == "cheap-hero":
             body["cheap_hero"] = "true"
