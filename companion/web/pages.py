@@ -477,7 +477,10 @@ def battle(code):
             opponent = None
         options = karama_for(state, role)
         in_phase = state["phase"] == "battle"
-    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase,
+        # once this seat has a battle open, its plan builder on the phase card has the dial: fold this away
+        fighting = any(b["turn"] == state["turn"] and role in b["sides"] and b["status"] != "applied"
+                       for b in state.get("battles", []))
+    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase, fighting=fighting,
                            opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
     return no_store(make_response(html))
 
