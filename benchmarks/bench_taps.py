@@ -56,6 +56,8 @@ TODAY = {  # measured on the phones before issue 10 (the issue's own figures)
     "Fremen setup (10 over 3 territories)": "— (not in the issue; a typed form)",
     "spice blow": "— (not in the issue; 2 selects + 1 tap)",
     "look up a rule": "— (not in the issue)",
+    "battle: Atreides (open to apply)": "losses by hand: 6 taps + 10 keys",
+    "battle: Harkonnen (open to apply)": "losses by hand (issue: Emperor 5 taps)",
 }
 TARGET = {
     "ship 5 forces to Arrakeen": (4, 0),
@@ -64,6 +66,8 @@ TARGET = {
     "Fremen setup (10 over 3 territories)": (10, 0),
     "spice blow": (2, 0),
     "look up a rule": (2, None),
+    "battle: Atreides (open to apply)": (7, 0),
+    "battle: Harkonnen (open to apply)": (7, 0),
 }
 
 
@@ -133,6 +137,35 @@ class Phones:
             page.evaluate("window.scrollTo(0, 0); var t = document.getElementById('toast'); if (t) t.hidden = true;")
             page.wait_for_timeout(150)
             page.screenshot(path=str(self.shots / f"phone-{name}.png"))
+
+
+def fight(b: Phones, A, H) -> None:
+    """The battle the shipments made in Arrakeen, fought on the two phones from the phase card to the
+    applied losses (issue 14): each battler's taps are counted in its own row."""
+    rows = {"atreides": "battle: Atreides (open to apply)", "harkonnen": "battle: Harkonnen (open to apply)"}
+    for row in rows.values():
+        b.rows[row] = {"taps": 0, "keys": 0}
+
+    def tap(who, locator, submit=True):
+        locator.wait_for()
+        b.task = rows[who]
+        b.tap(locator, submit)
+        b.task = None
+
+    tap("harkonnen", H.locator("#battles-now button[data-open-battle='Arrakeen']"))
+    plan = H.locator("form[data-plan-builder]")
+    tap("harkonnen", plan.locator(".radio-chip", has_text="Feyd-Rautha"), submit=False)
+    tap("harkonnen", plan.locator("[data-stepper] button.all").first, submit=False)
+    tap("harkonnen", plan.locator("button[data-seal]"))
+    A.locator("#battles-now .battle-state", has_text="Harkonnen: sealed").wait_for()
+    plan = A.locator("form[data-plan-builder]")
+    tap("atreides", plan.locator(".radio-chip", has_text="Duncan Idaho"), submit=False)
+    tap("atreides", plan.locator("[data-stepper] button.n", has_text="1").first, submit=False)
+    tap("atreides", plan.locator("button[data-seal]"))
+    tap("atreides", A.locator("#battles-now button[data-reveal]"))
+    tap("atreides", A.locator("#battles-now button[data-confirm]"))
+    tap("harkonnen", H.locator("#battles-now button[data-apply]"))
+    A.locator("#battles-now .winner", has_text="applied").wait_for()
 
 
 def first_page_bytes(browser, url: str, cookies) -> tuple[int, list]:
@@ -264,6 +297,7 @@ def run(shots: Path | None) -> int:
                 b.next_phase(A)
                 if A.locator("#now[data-phase='battle']").count():
                     b.shot(A, "battle")
+                    fight(b, A, H)
 
             # -- storm, turn 2: the Fremen phone holds the storm card ----------------------------------------
             F.wait_for_timeout(400)

@@ -212,3 +212,80 @@
     if (target) { target.click(); }
   });
 })();
+
+// -- the sealed battle plan builder: strength and spice cost live as the player taps ---------------
+// (the same arithmetic as the server, from the costs it sent; the server stays the judge)
+(function () {
+  "use strict";
+  function num(form, name) {
+    var i = form.querySelector('input[name="' + name + '"]');
+    return i ? (parseInt(i.value || "0", 10) || 0) : 0;
+  }
+  function update(form) {
+    var costs = (form.getAttribute("data-costs") || "").split(",").map(function (x) { return parseInt(x, 10) || 0; });
+    var worth = parseInt(form.getAttribute("data-worth") || "1", 10);
+    var spice = parseInt(form.getAttribute("data-spice") || "0", 10);
+    var forces = num(form, "forces"), starred = num(form, "starred");
+    var troops = forces + starred, dial = forces + starred * worth;
+    var cost = troops < costs.length ? costs[troops] : costs[costs.length - 1] + troops - costs.length + 1;
+    var f = form.querySelector('input[name="fighter"]:checked');
+    var leader = f ? (parseInt(f.getAttribute("data-strength") || "0", 10) || 0) : 0;
+    var kh = form.querySelector("input[data-kh]:checked") && f && f.value ? 2 : 0;
+    function out(key, v) { var el = form.querySelector('[data-out="' + key + '"]'); if (el) { el.textContent = v; } }
+    out("dial", Math.min(dial, 20));
+    out("total", Math.min(dial, 20) + leader + kh);
+    out("cost", cost);
+    var warn = form.querySelector('[data-out="warn"]');
+    if (warn) { warn.hidden = cost <= spice; }
+    form.classList.toggle("over", cost > spice);
+  }
+  function all() { Array.prototype.forEach.call(document.querySelectorAll("form[data-plan-builder]"), update); }
+  document.addEventListener("input", function (e) {
+    var form = e.target.closest && e.target.closest("form[data-plan-builder]");
+    if (form) { update(form); }
+  });
+  document.addEventListener("change", function (e) {
+    var form = e.target.closest && e.target.closest("form[data-plan-builder]");
+    if (form) { update(form); }
+  });
+  document.addEventListener("DOMContentLoaded", all);
+  document.addEventListener("htmx:afterSettle", all);
+})();
+
+// A refresh from another phone (the other side sealing, say) must not wipe a plan being built:
+// the builder's choices are put back after the swap.
+(function () {
+  "use strict";
+  var kept = {};
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    kept = {};
+    if (!e.detail.target || e.detail.target.id !== "view") { return; }
+    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    Array.prototype.forEach.call(document.querySelectorAll("#view form[data-plan-builder]"), function (form) {
+      if (elt && (elt === form || form.contains(elt))) { return; }  // its own submit: the server's answer wins
+      var v = {};
+      Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+        if (i.type === "radio" || i.type === "checkbox") { if (i.checked) { v[i.name + "=" + i.value] = true; } }
+        else if (i.type !== "hidden") { v[i.name] = i.value; }
+      });
+      kept[form.id] = v;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "view") { return; }
+    Object.keys(kept).forEach(function (id) {
+      var form = document.getElementById(id), v = kept[id];
+      if (!form) { return; }
+      Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+        if (i.type === "radio" || i.type === "checkbox") {
+          if (v[i.name + "=" + i.value]) { i.checked = true; }
+          else if (i.type === "checkbox") { i.checked = false; }
+        } else if (i.type !== "hidden" && v.hasOwnProperty(i.name)) { i.value = v[i.name]; }
+      });
+      var open = form.querySelectorAll("details");
+      Array.prototype.forEach.call(open, function (d) { if (d.querySelector("input:checked")) { d.open = true; } });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    kept = {};
+  });
+})();

@@ -101,6 +101,10 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
+    info["treachery_deck"] = treachery_deck(state)
+    if phase == "battle" or any(b.get("status") == "revealed" for b in state.get("battles", [])):
+        info["battles_implied"] = implied_battles_view(state, board)
+        info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
     if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
         from .actions.addons import inflation_info
         info["inflation"] = inflation_info(state)
@@ -111,6 +115,114 @@ def turn_info(state: dict, viewer: str) -> dict:
             info["my_charity"] = special_charity(len(state["factions_present"]),
                                                  (info.get("inflation") or {}).get("side_now"))
     return info
+
+
+def treachery_deck(state: dict) -> dict:
+    """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
+    in the discard pile) and the public discard pile, named cards."""
+    from ..rules import treachery
+    tr = state.get("treachery") or {}
+    total = treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added")))
+    in_hands = sum(f["hand_size"] for f in state["factions"].values())
+    discard = list(tr.get("discard", []))
+    return {"total": total, "in_hands": in_hands, "discard": discard,
+            "draw": max(0, total - in_hands - len(discard))}
+
+
+def implied_battles_view(state: dict, board) -> list[dict]:
+    """Every battle the board implies now (derived: it follows the forces live)."""
+    from .battles import implied_battles
+    return implied_battles(state, board)
+
+
+def _record_for(state: dict, territory: str, factions: list) -> dict | None:
+    """The battle of this turn recorded for the territory between these factions (the latest)."""
+    found = None
+    for b in state.get("battles", []):
+        if b["turn"] == state["turn"] and b["territory"] == territory and set(b["sides"]) <= set(factions):
+            found = b
+    return found
+
+
+def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[dict]:
+    """The phase card's battles: each implied or recorded battle of the turn, its state, and for a
+    battler its own plan builder (its own hand, leaders and dial only: nothing of the other side)."""
+    from ..rules import dialing
+    from ..rules import treachery as deck
+    from .actions.battle import fighters, outcome_of
+
+    items: list[dict] = []
+    seen: set[str] = set()
+    for b in state.get("battles", []):
+        if b["turn"] != state["turn"]:
+            continue
+        seen.add(b["id"])
+        items.append({"territory": b["territory"], "aggressor": b["aggressor"], "sides": [[f] for f in b["sides"]],
+                      "opponents": [], "record": b})
+    for imp in implied:
+        rec = _record_for(state, imp["territory"], imp["factions"])
+        if rec is not None and rec["status"] != "applied":
+            continue  # listed above, with its state
+        others = [side[0] for side in imp["sides"] if imp["aggressor"] not in side]
+        open_to = [o for o in others if not any(
+            b["turn"] == state["turn"] and b["territory"] == imp["territory"] and set(b["sides"]) == {imp["aggressor"], o}
+            for b in state.get("battles", []))]
+        if not open_to:
+            continue
+        items.append({"territory": imp["territory"], "aggressor": imp["aggressor"], "sides": imp["sides"],
+                      "opponents": open_to, "record": None})
+    cheap = {"cheap hero", "cheap heroine"}
+    for it in items:
+        b = it["record"]
+        it["mine"] = viewer in (b["sides"] if b else [f for side in it["sides"] for f in side])
+        if b is None:
+            continue
+        it["opponent_of"] = {f: next(x for x in b["sides"] if x != f) for f in b["sides"]}
+        if b["status"] == "revealed":
+            try:
+                it["outcome"] = outcome_of(state, b).to_dict()
+            except Exception as exc:  # a plan the table no longer supports (forces moved): say so
+                it["outcome"] = {"error": getattr(exc, "message", str(exc)), "rule": getattr(exc, "rule", None)}
+            if viewer in b["sides"]:
+                opp = it["opponent_of"][viewer]
+                leader = (b["plans"].get(opp) or {}).get("leader")
+                held = [x.lower() for x in state["private"][viewer].get("traitors", [])]
+                it["can_call_traitor"] = bool(leader) and leader.lower() in held and viewer not in b["traitors"]
+        if b["status"] == "planning" and viewer in b["sides"]:
+            f, opp = viewer, it["opponent_of"][viewer]
+            priv = state["private"][f]
+            hand = list(priv.get("cards", []))
+            unknown = max(0, state["factions"][f]["hand_size"] - len(hand))
+            leaders = [{"name": ld["name"], "strength": ld["strength"], "captured": False}
+                       for ld in state["factions"][f]["leaders"] if ld["status"] == "alive"]
+            for owner, data in state["factions"].items():
+                for ld in data["leaders"]:
+                    if ld["status"] == "captured" and ld.get("captured_by") == f:
+                        leaders.append({"name": ld["name"], "strength": ld["strength"], "captured": True})
+            named = {}
+            for c in hand:
+                try:
+                    named[c] = deck.card(c)
+                except Exception:
+                    continue
+            here = fighters(state, b["territory"]).get(f, {"forces": 0, "starred": 0})
+            kinds = lambda pred: sorted({c.name for c in deck.cards() if pred(c)})  # noqa: E731
+            it["builder"] = {
+                "leaders": leaders,
+                "cheap_hero": bool(cheap & {c.lower() for c in hand}) or unknown > 0,
+                "weapons": sorted({c for c, k in named.items() if k.is_weapon}),
+                "defenses": sorted({c for c, k in named.items() if k.is_defense}),
+                "unknown": unknown,
+                "deck_weapons": kinds(lambda c: c.is_weapon) if unknown else [],
+                "deck_defenses": kinds(lambda c: c.is_defense) if unknown else [],
+                "forces": here["forces"], "starred": here["starred"],
+                "starred_worth": dialing.starred_worth(f, opp),
+                "costs": [dialing.troop_cost(f, n) for n in range(21)],  # spice for 0..20 troops
+                "spice": priv["spice"],
+                "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7,
+                "sealed": priv.get("battle_plans", {}).get(b["id"]),
+            }
+    return items
 
 
 def cards_left(seen: list, discovery: bool) -> list[str]:

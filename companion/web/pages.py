@@ -379,7 +379,11 @@ def typed_entry(body: dict, role: str) -> dict:
 @bp.post("/t/<code>/act")
 def act(code):
     t, role = writing_seat(code)
-    body = form_entry()
+    return submit_form_entry(t, role, form_entry())
+
+
+def submit_form_entry(t, role, body: dict):
+    """Submit an entry built from a form and answer with the fresh view (or the refusal sheet)."""
     try:
         tables().submit(t.code, role, typed_entry(body, role))
     except Stale:
@@ -472,9 +476,46 @@ def battle(code):
         else:
             opponent = None
         options = karama_for(state, role)
-    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here,
+        in_phase = state["phase"] == "battle"
+        # once this seat has a battle open, its plan builder on the phase card has the dial: fold this away
+        fighting = any(b["turn"] == state["turn"] and role in b["sides"] and b["status"] != "applied"
+                       for b in state.get("battles", []))
+    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase, fighting=fighting,
                            opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
     return no_store(make_response(html))
+
+
+@bp.post("/t/<code>/battle/act")
+def battle_act(code):
+    """The battle buttons' entries: the plan builder's one ``fighter`` choice (a leader's name,
+    ``cheap-hero`` or nothing) becomes the plan's ``leader``/``cheap_hero``; the host's dispute
+    form's ``adj-*`` figures become the ``battle.apply`` entry's ``adjust``."""
+    t, role = writing_seat(code)
+    body = form_entry()
+    fighter = body.pop("fighter", None)
+    if body.get("type") == "battle.plan":
+        # a sealed plan does not rest on what the other phones did meanwhile (the other side sealing,
+        # typically): it is checked against the table as it is now, so it is never refused as stale
+        with t.lock:
+            body["revision"] = t.revision
+        body.pop("leader", None), body.pop("cheap_hero", None)
+        if fighter == "cheap-hero":
+            body["cheap_hero"] = "true"
+        elif fighter:
+            body["leader"] = fighter
+    adjust: dict = {}
+    for key in [k for k in body if k.startswith("adj-")]:
+        value = body.pop(key)
+        parts = key.split("-")  # adj-forces-F, adj-starred-F, adj-spice-F, adj-to_winner
+        if parts[1] in ("forces", "starred") and len(parts) == 3:
+            adjust.setdefault("forces_lost", {}).setdefault(parts[2], {})[parts[1]] = value
+        elif parts[1] == "spice" and len(parts) == 3:
+            adjust.setdefault("spice_paid", {})[parts[2]] = value
+        elif parts[1] == "to_winner":
+            adjust["spice_to_winner"] = value
+    if adjust and body.get("type") == "battle.apply" and body.get("override"):
+        body["adjust"] = adjust
+    return submit_form_entry(t, role, body)
 
 
 @bp.get("/t/<code>/preview/blow")

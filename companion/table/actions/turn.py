@@ -375,6 +375,25 @@ def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
     state["factions"][f]["hand_size"] = min(new, max(limit, hand + 1))
 
 
+class CardsName(Payload):
+    type: Literal["cards.name"]
+    faction: FactionId
+    card: str = Field(min_length=1, max_length=60)
+
+
+@action("cards.name", CardsName, secret=True, summary=lambda p: f"{name(p.faction)} name a card in hand")
+def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
+    """Name one of the hand's unnamed cards (a card bought at auction, the Harkonnen bonus card...):
+    secret, so the public ``bid.buy`` never carries the name; the count does not change."""
+    from ...rules import treachery
+    f = present(state, p.faction)
+    c = treachery.card(p.card)
+    hand = state["private"][f].setdefault("cards", [])
+    ctx.check(state["factions"][f]["hand_size"] > len(hand),
+              f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    hand.append(c.name)
+
+
 class Revive(Payload):
     type: Literal["revive"]
     faction: FactionId

@@ -1,0 +1,139 @@
+"""A whole battle on two 390x844 phones and the board screen (issue 14), in headless Debian chromium:
+opened from the phase card, both plans built with taps and sealed, revealed together on every screen,
+the outcome shown line by line with its rules, confirmed and applied. Neither phone types anything;
+the taps per battler are counted and printed."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import CHROMIUM, PHONE, LiveServer
+from test_browser_phone import IDLE, WATCH, Game
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
+]
+
+SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("battle") / "data").start()
+    yield srv
+    srv.stop()
+
+
+class Counted(Game):
+    """A Game whose taps are counted per phone."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.taps: dict[str, int] = {}
+
+    def tap_as(self, seat: str, locator, request: bool = True):
+        self.taps[seat] = self.taps.get(seat, 0) + 1
+        self.tap(locator, request)
+
+
+def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browser):
+    from playwright.sync_api import expect
+    g = Counted(server, browser, ["atreides", "harkonnen", "fremen"])
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    g.act(type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
+    g.act(type="cards.set", faction="atreides", cards=["Shield", "Chaumas"])
+    g.act(type="phase.set", turn=1, phase="battle")
+    spice_before = {f: g.state()["factions"][f]["spice"] for f in ("atreides", "harkonnen")}
+    A, H = g.join("atreides"), g.join("harkonnen")
+    board_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    board_ctx.add_init_script(WATCH)
+    B = board_ctx.new_page()
+    B.goto(f"{server.url}/t/{g.code}/board")
+    for page in (A, H):
+        page.evaluate("document.addEventListener('keydown', e => (window.__keys = (window.__keys || 0) + 1))")
+
+    # the phase card lists the battle the board implies, with its aggressor, on every screen
+    for page in (A, H, B):
+        expect(page.locator('#battles-now [data-territory="Arrakeen"]')).to_contain_text("aggressor")
+    aggressor = g.state()["battles_implied"][0]["aggressor"]
+    first, second = (H, A) if aggressor == "harkonnen" else (A, H)
+    g.tap_as("harkonnen", H.locator("#battles-now button[data-open-battle='Arrakeen']"))
+    bid = g.state()["battles"][0]["id"]
+    g.settle()
+
+    # both build at once: Atreides pick a leader and a dial first (kept when Harkonnen's seal refreshes
+    # their screen), Harkonnen build a plan by taps: a leader, a dial chip, a weapon; the readout follows live
+    aplan = A.locator(f"#plan-{bid}")
+    g.tap_as("atreides", aplan.locator(".radio-chip", has_text="Duncan Idaho"), request=False)
+    g.tap_as("atreides", aplan.locator("[data-stepper] button.n", has_text="4"), request=False)
+    expect(aplan.locator('[data-out="total"]')).to_have_text("6")  # Duncan Idaho 2 + 4
+    plan = H.locator(f"#plan-{bid}")
+    g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Feyd-Rautha"), request=False)
+    g.tap_as("harkonnen", plan.locator("[data-stepper] button.n", has_text="5"), request=False)
+    g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Crysknife"), request=False)
+    expect(plan.locator('[data-out="dial"]')).to_have_text("5")
+    expect(plan.locator('[data-out="total"]')).to_have_text("11")  # Feyd-Rautha 6 + 5
+    expect(plan.locator('[data-out="cost"]')).to_have_text("3")    # 2 free, then 1 each
+    H.locator(f"#battle-{bid}").screenshot(path=str(SHOTS / "phone-battle-plan-card.png"))
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.locator(f"#battle-{bid} h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.screenshot(path=str(SHOTS / "phone-battle-plan.png"))
+    g.tap_as("harkonnen", plan.locator("button[data-seal]"))
+    expect(H.locator(f"#battle-{bid} .my-sealed")).to_contain_text("Crysknife")
+    g.settle()
+    # the other phone and the board screen see only "sealed"
+    for page in (A, B):
+        expect(page.locator(f"#battle-{bid} .battle-state")).to_contain_text("Harkonnen: sealed ✓")
+        assert "Crysknife" not in page.content() and "Feyd-Rautha ·" not in page.content()
+
+    plan = A.locator(f"#plan-{bid}")  # a fresh element: the screen was refreshed by Harkonnen's seal
+    expect(plan.locator('input[name="fighter"][value="Duncan Idaho"]')).to_be_checked()
+    expect(plan.locator('input[name="forces"]')).to_have_value("4")
+    expect(plan.locator('[data-out="total"]')).to_have_text("6")
+    g.tap_as("atreides", plan.locator(".radio-chip", has_text=re.compile(r"^Shield$")), request=False)
+    g.tap_as("atreides", plan.locator("button[data-seal]"))
+    g.settle()
+    assert "Crysknife" not in B.content()  # still sealed on the board screen
+    g.tap_as("atreides", A.locator(f"button[data-reveal='{bid}']"))
+    g.settle()
+
+    # revealed together: both plans and the outcome, every line with its rule, on both phones and the board
+    for page in (A, H, B):
+        box = page.locator(f"#outcome-{bid}")
+        expect(box.locator(".plans")).to_contain_text("Crysknife")
+        expect(box.locator(".plans")).to_contain_text("Shield")
+        expect(box.locator(".winner")).to_contain_text("Harkonnen")
+        lines = box.locator("ol.outcome-lines li")
+        assert lines.count() >= 3
+        for i in range(lines.count()):
+            assert re.match(r"/rules/[a-z0-9-]+", lines.nth(i).locator("a.rule-link").get_attribute("href"))
+    A.locator(f"#battle-{bid}").screenshot(path=str(SHOTS / "phone-battle-outcome-card.png"))
+    A.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    A.locator(f"#battle-{bid} h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    A.screenshot(path=str(SHOTS / "phone-battle-outcome.png"))
+    B.screenshot(path=str(SHOTS / "board-battle-outcome.png"))
+    assert B.locator(f"#outcome-{bid} button").count() == 0  # the board screen has no controls
+
+    g.tap_as("atreides", A.locator(f"button[data-confirm='{bid}']"))
+    g.settle()
+    g.tap_as("harkonnen", H.locator(f"button[data-apply='{bid}']"))
+    g.settle()
+    s = g.state()
+    assert s["battles"][0]["status"] == "applied"
+    arrakeen = s["board"]["territories"]["Arrakeen"]["forces"]
+    assert arrakeen["harkonnen"]["forces"] == 1 and arrakeen.get("atreides", {"forces": 0})["forces"] == 0
+    assert s["factions"]["harkonnen"]["spice"] == spice_before["harkonnen"] - 3
+    assert s["factions"]["atreides"]["spice"] == spice_before["atreides"] - 2
+    for page in (A, H, B):
+        expect(page.locator(f"#outcome-{bid} .winner")).to_contain_text("applied")
+    keys = {seat: page.evaluate("window.__keys || 0") for seat, page in (("atreides", A), ("harkonnen", H))}
+    assert keys == {"atreides": 0, "harkonnen": 0}, keys
+    print(f"\nTAPS a whole battle (open to apply): {g.taps}; keys typed: {keys}")
+    assert g.taps["harkonnen"] <= 7 and g.taps["atreides"] <= 7
+    board_ctx.close()
+    g.close()
