@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
-from test_browser_phone import IDLE, WATCH, Game
+from conftest import CHROMIUM, LiveServer
+from test_browser_phone import WATCH, Game
 
 pytestmark = [
     pytest.mark.browser,
