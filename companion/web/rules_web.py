@@ -21,7 +21,7 @@ TABLE_RULESET = "kiss"
 ADDON_RULESET = "choam-richese"
 ADDON_FACTIONS = ("choam", "richese")
 RULESET_SHORT = {"kiss": "KISS", "choam-richese": "CHOAM & Richese", "war-for-arrakis": "War for Arrakis",
-                 "imperium": "Imperium"}
+                 "imperium": "Imperium", "secret-harkonnen": "Secret Harkonnen"}
 
 
 def search():
