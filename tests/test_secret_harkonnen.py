@@ -201,6 +201,21 @@ def test_a_whole_game_to_a_win(app, client, n):
     g.act(NAMES[0], 422, type="sh.nominate", governor=NAMES[1])
 
 
+def test_the_host_cannot_export_the_roles_before_the_end(app, client):
+    g = SH(app, client, 5)
+    r = client.get(f"/api/tables/{g.code}/export", headers={"Authorization": f"Bearer {g.host}"})
+    assert r.status_code == 403 and "over" in r.get_json()["error"]["message"]
+    play_to_the_end(g, "landsraad")
+    r = client.get(f"/api/tables/{g.code}/export", headers={"Authorization": f"Bearer {g.host}"})
+    assert r.status_code == 200 and r.get_json()["events"][0]["payload"]["roles"] == g.roles()
+
+
+def test_the_rules_page_of_a_table_searches_its_game(app, client):
+    g = SH(app, client, 5)
+    html = client.get(f"/rules?table={g.code}&q=feyd+rautha").get_data(as_text=True)
+    assert "sh-feyd-rautha" in html
+
+
 def test_the_deal_cannot_be_undone_or_entered(app, client):
     g = SH(app, client, 5)
     r = client.post(f"/api/tables/{g.code}/undo", json={}, headers={"Authorization": f"Bearer {g.host}"})

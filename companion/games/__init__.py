@@ -53,6 +53,7 @@ class Game(Protocol):
     def invariants(self, state: dict) -> list[str]: ...
     def view(self, state: dict, viewer: str, out: dict) -> None: ...
     def undoable(self, event: dict) -> str | None: ...    # None, or why that entry cannot be undone
+    def export_refused(self, state: dict) -> str | None: ...  # None, or why the host cannot export now
     def parse_import(self, data: dict) -> tuple[dict, list[dict], str | None]: ...  # config, events, code
 
 

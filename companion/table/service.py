@@ -514,6 +514,9 @@ class TableService:
 
     def export(self, code: str) -> dict:
         t = self.table(code)
+        why = games.of_config(t.config).export_refused(t.state)
+        if why:
+            raise Forbidden(why)
         self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(self.all_events(t))}

@@ -179,7 +179,10 @@ def export(code):
     role = authenticated(code)
     if role != "host":
         return error(403, "Only the host can export the table (it contains every secret).")
-    response = jsonify(tables().export(code))
+    try:
+        response = jsonify(tables().export(code))
+    except Forbidden as exc:
+        return error(403, str(exc))
     response.headers["Content-Disposition"] = f'attachment; filename="dune-table-{code.upper()}.json"'
     return response
 

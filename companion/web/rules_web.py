@@ -43,6 +43,8 @@ def _ruleset() -> str | None:
     if not code:
         return None
     t = current_app.extensions["tables"].table(code)
+    if t is not None and t.config.get("game") == "secret-harkonnen":  # another game: its own rules
+        return "secret-harkonnen"
     factions = t.config.get("factions", []) if t is not None else []
     return f"{TABLE_RULESET},{ADDON_RULESET}" if set(ADDON_FACTIONS) & set(factions) else TABLE_RULESET
 

@@ -109,6 +109,9 @@ class DuneGame:
     def undoable(self, event: dict) -> str | None:
         return None
 
+    def export_refused(self, state: dict) -> str | None:
+        return None
+
     # -- views ---------------------------------------------------------------------------------
     def view(self, state: dict, viewer: str, out: dict) -> None:
         views.compose(state, viewer, out)

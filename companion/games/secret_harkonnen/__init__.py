@@ -454,6 +454,11 @@ class SecretHarkonnen:
                 problems.append(f"{n} {policy} policies instead of {total}")
         return problems
 
+    def export_refused(self, state: dict) -> str | None:
+        if state.get("phase") != "over":
+            return "A Secret Harkonnen table is exported once the game is over: the file holds every role."
+        return None
+
     def undoable(self, event: dict) -> str | None:
         if event["type"] == "sh.deal":
             return "The deal cannot be undone: start a new table to deal again."
