@@ -216,6 +216,18 @@ def test_the_rules_page_of_a_table_searches_its_game(app, client):
     assert "sh-feyd-rautha" in html
 
 
+def test_the_host_can_undo_a_mistaken_vote_and_it_stays_sealed(app, client):
+    g = SH(app, client, 5)
+    g.act("Ann", type="sh.nominate", governor="Ben")
+    g.act("Cat", type="sh.vote", vote="deny")
+    r = client.post(f"/api/tables/{g.code}/undo", json={}, headers={"Authorization": f"Bearer {g.host}"})
+    assert r.status_code == 200 and r.get_json()["voted"] == []
+    undo_line = g.history("Dan")[-1]
+    assert "deny" not in str(undo_line) and "private" not in undo_line["summary"]
+    g.act("Cat", type="sh.vote", vote="confirm")
+    assert g.view("Cat")["me"]["vote"] == "confirm"
+
+
 def test_the_deal_cannot_be_undone_or_entered(app, client):
     g = SH(app, client, 5)
     r = client.post(f"/api/tables/{g.code}/undo", json={}, headers={"Authorization": f"Bearer {g.host}"})

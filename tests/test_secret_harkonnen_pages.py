@@ -108,6 +108,22 @@ def test_a_whole_five_player_game_on_five_phones_to_a_win(app, client):
     assert "win" in screen and "Roles:" in screen
 
 
+def test_the_host_may_shuffle_the_seats(app, client):
+    names = [f"P{i}" for i in range(10)]
+    orders = set()
+    for _ in range(4):
+        client = app.test_client()
+        client.get("/")
+        r = client.post("/tables/secret-harkonnen", data={"players": "\n".join(names), "shuffle": "on",
+                                                          "csrf_token": csrf(client)})
+        assert r.status_code == 302
+        code = r.headers["Location"].rstrip("/").split("/")[-2]
+        players = app.extensions["tables"].table(code).state["players"]
+        assert sorted(players) == sorted(names)
+        orders.add(tuple(players))
+    assert len(orders) > 1  # 4 shuffles of 10 names: the same order every time is 1 in 10^19
+
+
 def test_a_refused_entry_says_why_on_the_phone(app, client):
     code = make_table(app, client)
     ben = phone_for(app, code, "Ben")

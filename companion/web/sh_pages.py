@@ -15,7 +15,7 @@ bp = Blueprint("sh_pages", __name__)
 
 POWER_NAMES = {"consult": "Consult the Spacing Guild", "trance": "Enter a Spice Trance",
                "special_election": "Special Election", "sardaukar": "Employ the Sardaukar"}
-ROLE_NAMES = {"atreides": "Atreides", "imperial": "Imperial Family", "baron": "the Baron (Secret Harkonnen)"}
+ROLE_NAMES = {"atreides": "Atreides", "imperial": "Imperial Family", "baron": "the Baron"}
 POLICY_NAMES = {"landsraad": "Landsraad", "choam": "CHOAM"}
 
 
@@ -50,6 +50,9 @@ def create():
     auth.require_csrf()
     typed = request.form.get("players", "")
     names = [" ".join(x.split()) for x in typed.splitlines() if x.strip()]
+    if request.form.get("shuffle") == "on":  # seat order (and so the first Emperor) at random
+        import secrets
+        secrets.SystemRandom().shuffle(names)
     try:
         created = tables().create_table("secret-harkonnen", {"players": names})
     except EntryError as exc:
