@@ -323,3 +323,17 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+# -- the per-seat views are a strict allowlist: a state key no game declared fails the test ---------
+
+@pytest.fixture(autouse=True)
+def _no_undeclared_state_keys():
+    from companion.table import views
+    views.UNDECLARED.clear()
+    yield
+    found = sorted(views.UNDECLARED)
+    views.UNDECLARED.clear()
+    if found:
+        pytest.fail(f"state keys declared neither public nor private by their game (add them to the game's "
+                    f"public_keys or private_keys): {found}")

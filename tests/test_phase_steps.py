@@ -175,7 +175,7 @@ def test_the_blow_card_list_shrinks_and_the_pile_is_remembered(client, t):
 ])
 def test_cards_left_follow_the_deck_rules(seen, size, absent):
     from companion.rules.spice import deck_status
-    from companion.table.views import cards_left
+    from companion.games.dune.views import cards_left
     left = cards_left(seen, True)
     assert len(left) == size == deck_status(seen, True)["remaining"]
     if absent:
@@ -184,7 +184,7 @@ def test_cards_left_follow_the_deck_rules(seen, size, absent):
 
 def test_after_every_card_was_seen_the_deck_is_whole_again():
     from companion.rules.spice import load_spice_data
-    from companion.table.views import cards_left
+    from companion.games.dune.views import cards_left
     data = load_spice_data()
     every = list(data["territory_cards"]) + ["Shai-Hulud"] * data["shai_hulud"]["count"]
     assert sorted(cards_left(every, True)) == sorted(every)

@@ -39,18 +39,19 @@ PHASES: tuple[str, ...] = (
     "collection", "mentat_pause",
 )
 # The games on the shelf: every entry belongs to exactly one ruleset (front matter ``ruleset:``).
-RULESETS: tuple[str, ...] = ("kiss", "choam-richese", "war-for-arrakis", "imperium")
+RULESETS: tuple[str, ...] = ("kiss", "choam-richese", "war-for-arrakis", "imperium", "secret-harkonnen")
 RULESET_NAMES: dict[str, str] = {
     "kiss": "Dune (KISS)",
     "choam-richese": "Dune: CHOAM & Richese add-on (not KISS)",
     "war-for-arrakis": "Dune: War for Arrakis",
     "imperium": "Dune: Imperium",
+    "secret-harkonnen": "Secret Harkonnen (hidden roles, 5-10 players)",
 }
 # The game (and search index) each ruleset belongs to: the CHOAM & Richese add-on is played on a
 # KISS Dune table, so its entries share the KISS index (filtered by ruleset), may link to KISS
 # entries and carry Dune faction and phase tags (and the other way round).
 RULESET_GAME: dict[str, str] = {"kiss": "kiss", "choam-richese": "kiss", "war-for-arrakis": "war-for-arrakis",
-                                "imperium": "imperium"}
+                                "imperium": "imperium", "secret-harkonnen": "secret-harkonnen"}
 KINDS: tuple[str, ...] = ("kiss-change", "faction", "karama", "discovery", "procedure", "qa")
 QA_SECTIONS: tuple[str, ...] = ("Question", "Answer", "Example")
 

@@ -2,7 +2,11 @@
 
 Every entry goes through ``submit``: validate the payload (pydantic), check who may make it,
 check the revision the phone saw, apply it to a private copy of the state through its handler,
-append it to SQLite in one transaction, then publish the new state and wake the live streams.
+append it to the store in one transaction, then publish the new state and wake the live streams.
+
+The service plays no particular game: everything game-specific (the entry types, a new table's
+settings and first state, who may make an entry, which entries are secret, the invariants, the
+views) comes from the table's game (``companion.games``), found by ``config["game"]``.
 """
 from __future__ import annotations
 
@@ -19,11 +23,7 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from ..rules.board import load_board
-from ..rules.errors import RuleViolation
-from ..rules.factions import FACTION_IDS, MAX_FACTIONS, faction_name
-from .actions import Ctx, load_all
-from .state import conservation_errors, new_state
+from .. import games
 from .store import StaleWrite, Store
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class Table:
 
 
 def initial_state(code: str, config: dict) -> dict:
-    return new_state(code, config["factions"], config.get("turns", 10), config.get("options"))
+    return games.of_config(config).new_state(code, config)
 
 
 SNAPSHOT_EVERY = 1000  # a table this many entries past its last snapshot gets a new one
@@ -109,7 +109,8 @@ def rules_fingerprint() -> str:
     if _FINGERPRINT is None:
         root = Path(__file__).resolve().parents[1]
         h = hashlib.sha256()
-        for folder in ("rules", "table", "table/actions", "data"):
+        for folder in ("rules", "table", "table/actions", "data", "games", *[
+                str(p.relative_to(root)) for p in sorted((root / "games").iterdir()) if p.is_dir()]):
             for f in sorted((root / folder).glob("*.*")):
                 if f.suffix in (".py", ".json"):
                     h.update(f.name.encode())
@@ -131,8 +132,7 @@ class TableService:
 
     def __init__(self, store: Store, snapshot_dir: str | Path | None = None):
         self.store = store
-        self.registry = load_all()
-        self.board = load_board()
+        self.registry = games.get(None).registry  # the default game's entry types (GET /api/actions)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -188,27 +188,27 @@ class TableService:
     def new_token() -> str:
         return secrets.token_urlsafe(24)  # 192 bits
 
-    def create(self, factions: list[str], turns: int = 10, options: dict | None = None) -> dict:
-        factions = list(factions)
-        if not 2 <= len(factions) <= MAX_FACTIONS:
-            raise EntryError(f"A table has 2 to {MAX_FACTIONS} factions (9 KISS factions, plus CHOAM and Richese "
-                             f"as an add-on).", "base-setup")
-        bad = [f for f in factions if f not in FACTION_IDS]
-        if bad:
-            raise EntryError(f"Unknown faction {bad[0]!r}: use {', '.join(FACTION_IDS)}.", "base-setup")
-        if len(set(factions)) != len(factions):
-            raise EntryError("Each faction can be at the table only once.", "base-setup")
-        if not 1 <= int(turns) <= 20:
-            raise EntryError("A game lasts 1 to 20 turns (the rules say 10).", "base-turn-sequence")
-        config = {"factions": factions, "turns": int(turns), "options": dict(options or {})}
+    def create(self, *args, game: str | None = None, **kwargs) -> dict:
+        """A new table of ``game`` (default: the default game), from that game's own settings
+        (``Game.settings`` turns the arguments into the body ``POST /api/tables`` would send)."""
+        g = games.get(game)
+        return self.create_table(g.id, g.settings(*args, **kwargs))
+
+    def create_table(self, game_id: str | None, body: dict) -> dict:
         try:
-            initial_state("CHECK", config)  # refuses bad options before anything is stored
-        except RuleViolation as exc:
+            g = games.get(game_id)
+            config = g.configure(body)
+        except games.ConfigError as exc:
             raise EntryError(exc.message, exc.rule) from None
+        if g.id != games.DEFAULT_GAME:
+            config = {"game": g.id, **config}
         code = self.new_code()
         seats = {"host": self.new_token()}
-        seats.update({f: self.new_token() for f in factions})
+        seats.update({s: self.new_token() for s in g.seats(config)})
         self.store.create_table(code, config, seats)
+        for entry in g.opening_entries(config):  # e.g. a hidden deal, stored before anyone plays
+            self.store.append_event(code, self.store.head(code), "host", entry["type"], entry["payload"],
+                                    entry.get("secret_for"), entry["summary"], time.time())
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
 
     def table(self, code: str) -> Table | None:
@@ -353,11 +353,12 @@ class TableService:
         for e in events:
             if e["type"] == "undo":
                 continue
-            at = self.registry.get(e["type"])
+            game = games.of_state(state)
+            at = game.registry.get(e["type"])
             try:
                 payload = at.model.model_validate(e["payload"])
                 # entries were checked when made; replay trusts the rules they passed
-                at.handler(Ctx(actor=e["seat"], board=self.board, override=True), state, payload)
+                at.handler(game.context(e["seat"], True, None), state, payload)
             except Exception as exc:  # noqa: BLE001 - keep the table alive, report the entry
                 if strict:
                     raise EntryError(f"Entry {e['seq']} ({e['type']}) does not apply: "
@@ -374,9 +375,10 @@ class TableService:
         t = self.table(code)
         if t is None:
             raise EntryError(f"There is no table {str(code)[:10].upper()!r} on this server.")
-        if role not in t.config["factions"]:
+        seats = games.of_config(t.config).seats(t.config)
+        if role not in seats:
             raise EntryError(f"{str(role)[:20]!r} is not a seat at this table: the seats are "
-                             f"{', '.join(t.config['factions'])}.")
+                             f"{', '.join(seats)}.")
         token = self.new_token()
         self.store.add_seat(t.code, role, token, claimed=False, replace=True)
         return token
@@ -392,16 +394,17 @@ class TableService:
         if not isinstance(body, dict):
             raise EntryError("An entry is a JSON object with a 'type'.")
         type_ = body.get("type")
-        at = self.registry.get(type_) if isinstance(type_, str) else None
+        game = games.of_config(t.config)
+        at = game.registry.get(type_) if isinstance(type_, str) else None
         if at is None:
-            known = ", ".join(sorted(self.registry))
+            known = ", ".join(sorted(game.registry))
             raise EntryError(f"Unknown entry type {type_!r}. Known types: {known}.")
         try:
             payload = at.model.model_validate(body)
         except ValidationError as exc:
             message, fields = validation_message(exc)
             raise EntryError(message, fields=fields) from None
-        self.authorise(role, at, payload)
+        self.authorise(role, at, payload, t)
         if payload.override and not (payload.reason or "").strip():
             raise EntryError("An override needs a short reason, so the table's history says why.")
         if payload.revision is None:
@@ -409,42 +412,31 @@ class TableService:
         with t.lock:
             self._check_revision(t, payload.revision)
             work = copy.deepcopy(t.state)
-            ctx = Ctx(actor=role, board=self.board, override=payload.override, reason=payload.reason)
+            ctx = game.context(role, payload.override, payload.reason)
             try:
                 at.handler(ctx, work, payload)
-            except RuleViolation as exc:
+            except game.refusal as exc:
                 raise EntryError(exc.message, exc.rule, overridable=exc.overridable) from None
-            problems = conservation_errors(work)
+            problems = game.invariants(work)
             if problems:  # a handler bug must never corrupt a table
-                log.error("entry %s refused, it breaks conservation: %s", type_, problems)
-                raise EntryError("That entry would create or destroy forces; it was refused.")
+                log.error("entry %s refused, it breaks an invariant: %s", type_, problems)
+                raise EntryError(f"That entry would break the game's bookkeeping ({problems[0]}); it was refused.")
             stored = payload.model_dump(by_alias=True, exclude={"revision"}, exclude_defaults=False)
             summary = ctx.summary or (at.summary(payload) if at.summary else type_)
             if payload.override:
                 waived = "; ".join(w["message"] for w in (ctx.waived or []))
                 summary += f" [OVERRIDE: {payload.reason}" + (f" — waived: {waived}" if waived else "") + "]"
-            secret_for = getattr(payload, at.faction_field) if at.secret and at.faction_field else None
+            secret_for = game.secret_for(at, payload, role)
             self._append(t, role, type_, stored, secret_for, summary, work)
             return t.state
 
-    def authorise(self, role: str, at, payload) -> None:
+    def authorise(self, role: str, at, payload, t: Table | None = None) -> None:
         if role == "board":
             raise Forbidden("The board view can only watch.")
-        if role == "host":
-            return
-        if at.host_only:
-            raise Forbidden("Only the host can make this entry.")
-        if at.faction_field:
-            value = getattr(payload, at.faction_field)
-            allowed = value if isinstance(value, list) else [value]
-            if role not in allowed:
-                who = " or ".join(faction_name(v) for v in allowed)
-                raise Forbidden(f"{faction_name(role)} cannot make an entry for {who}.")
-        from .actions.consent import consent_from
-        other = consent_from(at.name, payload, role)
-        if other:  # it uses another faction's resources: that faction agrees on its own phone
-            raise Forbidden(f"This entry needs {faction_name(other)}'s consent: propose it to them "
-                            f"(consent.request) and they confirm it on their phone.")
+        game = games.of_config(t.config) if t is not None else games.get(None)
+        why = game.forbidden(role, at, payload, t.state if t is not None else {})
+        if why:
+            raise Forbidden(why)
 
     def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
         try:
@@ -477,8 +469,12 @@ class TableService:
                            if e["type"] != "undo" and e["seq"] not in t.undone), None)
             if target is None:
                 raise EntryError("There is nothing to undo.")
+            game = games.of_config(t.config)
+            why = game.undoable(target)
+            if why:
+                raise EntryError(why)
             if role != "host" and role != target["seat"]:
-                raise Forbidden(f"Only the host or {faction_name(target['seat'])}, who made the latest entry, "
+                raise Forbidden(f"Only the host or {game.seat_name(target['seat'])}, who made the latest entry, "
                                 f"can undo it.")
             events = t.events + [{"seq": t.revision + 1, "type": "undo", "payload": {"target": target["seq"]},
                                   "seat": role}]
@@ -497,17 +493,20 @@ class TableService:
             return t.known_revision
 
     def history(self, code: str, viewer: str) -> list[dict]:
-        """Every entry: who, what, when. Another faction's secret payloads are not shown."""
+        """Every entry: who, what, when. Another seat's secret payloads are not shown (the game
+        says who may read a secret entry)."""
         t = self.table(code)
         with t.lock:
             events = list(self.all_events(t))
             undone = dict(t.undone)
+            state = t.state
+        game = games.of_config(t.config)
         out = []
         for e in events:
-            hidden = e["secret_for"] is not None and viewer not in ("host", e["secret_for"])
+            hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state)
             out.append({
                 "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
-                "summary": f"{faction_name(e['secret_for'])}: private entry" if hidden else e["summary"],
+                "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
                 "payload": None if hidden else e["payload"],
                 "undone_by": undone.get(e["seq"]),
                 "override": bool(e["payload"].get("override")) if not hidden else False,
@@ -516,6 +515,9 @@ class TableService:
 
     def export(self, code: str) -> dict:
         t = self.table(code)
+        why = games.of_config(t.config).export_refused(t.state)
+        if why:
+            raise Forbidden(why)
         self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
         with t.lock:
             return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(self.all_events(t))}
@@ -524,39 +526,19 @@ class TableService:
         """Restore an export as a new table. The whole file is checked against the export schema,
         then every entry is replayed strictly and every seat's view is built, before anything is
         stored: a refused file changes nothing, and an imported table can always show its pages."""
-        from .export_format import parse_export
         from .views import view_for
-        checked, problem = parse_export(data)
-        if problem:
-            raise EntryError(problem if problem.startswith(("Not a table", "A table export")) else
-                             f"Not a valid table export: {problem}")
-        for e in checked.events:
-            if e.type == "undo":
-                continue
-            if e.type not in self.registry:
-                raise EntryError(f"Entry {e.seq} has an unknown type {e.type!r}.")
-            try:  # undone entries too: everything stored is well-formed
-                self.registry[e.type].model.model_validate(e.payload)
-            except ValidationError as exc:
-                message, _ = validation_message(exc)
-                raise EntryError(f"Entry {e.seq} ({e.type}) is malformed: {message}") from None
-        config = checked.config.model_dump()
-        config["options"] = checked.config.options.model_dump(exclude_none=True)
-        events = []
-        for e in checked.events:
-            event = e.model_dump()
-            at = self.registry.get(e.type)
-            if at is not None and at.secret and at.faction_field:  # hidden as the entry says, not as the file says
-                value = e.payload.get(at.faction_field)
-                event["secret_for"] = value if value in config["factions"] else (
-                    e.secret_for or (e.seat if e.seat != "host" else None))
-            events.append(event)
+        config_game = (data.get("config") or {}).get("game") if isinstance(data, dict) else None
+        try:
+            game = games.get(config_game if isinstance(config_game, str) else None)
+            config, events, code = game.parse_import(data)
+        except games.ConfigError as exc:
+            raise EntryError(exc.message, exc.rule) from None
         try:
             state, _ = self.fold("CHECK", config, events, strict=True)
-            problems = conservation_errors(state)
+            problems = game.invariants(state)
             if problems:
-                raise EntryError(f"the forces do not add up ({problems[0]})")
-            for viewer in ["host", "board", *config["factions"]]:
+                raise EntryError(f"its bookkeeping does not add up ({problems[0]})")
+            for viewer in ["host", "board", *game.seats(config)]:
                 view_for(state, viewer)
             if check is not None:  # e.g. the web layer renders every seat's page from it
                 check(state, config)
@@ -565,11 +547,10 @@ class TableService:
         except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
             log.warning("import refused: %r", exc)
             raise EntryError(f"The export does not replay: {type(exc).__name__}: {exc}"[:300]) from None
-        code = checked.table
         if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
             code = self.new_code()
         seats = {"host": self.new_token()}
-        seats.update({f: self.new_token() for f in config["factions"]})
+        seats.update({s: self.new_token() for s in game.seats(config)})
         self.store.import_table(code, config, seats, events)
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
 

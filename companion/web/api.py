@@ -94,6 +94,18 @@ def create_table():
     body = read_json()
     if not isinstance(body, dict):
         return error(422, "Send a JSON object: {\"factions\": [...], \"turns\": 10, \"options\": {}}.")
+    if body.get("game") not in (None, "dune"):  # another game: its own settings
+        game = body.get("game")
+        if not isinstance(game, str):
+            return error(422, "game: the id of a game this server plays, e.g. \"secret-harkonnen\".")
+        try:
+            created = tables().create_table(game, {k: v for k, v in body.items() if k != "game"})
+        except EntryError as exc:
+            return make_response(jsonify({"error": exc.to_dict()}), 422)
+        body = {"table": created["code"], "host_token": created["host_token"], "seats": created["seats"],
+                "join_url": join_url(created["code"])}
+        announce(body["join_url"])
+        return make_response(jsonify(body), 201)
     factions = body.get("factions")
     turns = body.get("turns", 10)
     options = body.get("options", {})
@@ -104,7 +116,7 @@ def create_table():
         return error(422, "turns: a whole number of turns (the rules say 10).")
     if not isinstance(options, dict):
         return error(422, "options: an object, e.g. {\"discovery_tokens\": true}.")
-    extra = sorted(set(body) - {"factions", "turns", "options"})
+    extra = sorted(set(body) - {"factions", "turns", "options", "game"})
     if extra:
         return error(422, f"{extra[0]}: not a field of a new table (factions, turns, options).")
     from pydantic import ValidationError
@@ -167,7 +179,10 @@ def export(code):
     role = authenticated(code)
     if role != "host":
         return error(403, "Only the host can export the table (it contains every secret).")
-    response = jsonify(tables().export(code))
+    try:
+        response = jsonify(tables().export(code))
+    except Forbidden as exc:
+        return error(403, str(exc))
     response.headers["Content-Disposition"] = f'attachment; filename="dune-table-{code.upper()}.json"'
     return response
 
@@ -176,7 +191,10 @@ def renders(state: dict, config: dict) -> None:
     """Render every seat's table fragment from a state (an import is refused if one fails)."""
     from flask import render_template
 
+    from .. import games
     from ..table.state import PHASES
+    if games.of_config(config).id != "dune":
+        return
     for role in ["host", *config["factions"]]:
         render_template("partials/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
                         phases=PHASES)

@@ -73,11 +73,12 @@ def build_app(config: dict | None = None) -> Flask:
     app.extensions["search"] = LazySearch(data_dir / "search-index")
     app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
-    from . import api, battle_api, live, pages, rules_web
+    from . import api, battle_api, live, pages, rules_web, sh_pages
     app.register_blueprint(api.bp)
     app.register_blueprint(battle_api.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(sh_pages.bp)
     app.register_blueprint(rules_web.bp)
 
     security.install(app)  # body limits, bounded JSON, security headers, the persistent secret key

@@ -16,7 +16,7 @@ from ..rules.factions import FACTION_IDS, KISS_FACTION_IDS, faction_name, load_f
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.state import PHASES
 from ..table.views import view_for
-from . import auth, security
+from . import auth, security, sh_pages
 from .api import announce, join_url, renders
 
 bp = Blueprint("pages", __name__)
@@ -62,7 +62,8 @@ def render_start(**extra) -> str:
     for t in tables().store.list_tables()[:12]:
         role, _ = auth.seat_role(t["code"], api=False)
         if role:
-            hosted.append({"code": t["code"], "role": role, "factions": t["config"]["factions"]})
+            hosted.append({"code": t["code"], "role": role,
+                           "factions": t["config"].get("factions") or t["config"].get("players") or []})
     extra.setdefault("error", None)
     return render_template("start.html", factions=[(f, faction_name(f)) for f in KISS_FACTION_IDS], hosted=hosted,
                            **extra)
@@ -146,6 +147,8 @@ def host(code):
     if role != "host":
         return redirect(url_for("pages.join", code=t.code))
     url = join_url(t.code)
+    if sh_pages.other_game(t):
+        return sh_pages.host(t, url, qr_svg(url))
     return no_store(make_response(render_template(
         "host.html", code=t.code, url=url, qr=qr_svg(url), state=view_for(t.state, "host"),
         other_urls=[u.rstrip("/") + f"/t/{t.code}/join" for u in current_app.config.get("LAN_OTHER_URLS") or []],
@@ -168,6 +171,8 @@ def seats(code):
     t = table_or_404(code)
     if seat_or_join(code) != "host":
         abort(403)
+    if sh_pages.other_game(t):
+        abort(404)
     return no_store(make_response(render_template("partials/seats.html", code=t.code, **seat_list(t))))
 
 
@@ -191,6 +196,8 @@ def reissue(code, faction):
 def join(code):
     t = table_or_404(code)
     role, _ = auth.seat_role(code, api=False)
+    if sh_pages.other_game(t):
+        return sh_pages.join(t, role)
     seats = tables().store.seat_status(t.code)
     return no_store(make_response(render_template("join.html", code=t.code, seats=seats, role=role, error=None)))
 
@@ -199,6 +206,8 @@ def join(code):
 def join_post(code):
     t = table_or_404(code)
     auth.require_csrf()
+    if sh_pages.other_game(t):
+        return sh_pages.join_post(t)
     choice = request.form.get("seat", "")
     if choice == "board":
         token = tables().spectator_token(t.code)
@@ -277,6 +286,8 @@ def table(code):
         return redirect(url_for("pages.join", code=t.code))
     if role == "board":
         return redirect(url_for("pages.board", code=t.code))
+    if sh_pages.other_game(t):
+        return sh_pages.table(t, role)
     return no_store(make_response(render_template("table.html", **page_context(t, role))))
 
 
@@ -286,6 +297,8 @@ def view(code):
     role = seat_or_join(code)
     if role is None:
         abort(401)
+    if sh_pages.other_game(t):
+        return sh_pages.board(t, fragment=True) if role == "board" else sh_pages.view(t, role)
     if role == "board":
         return no_store(make_response(render_template("partials/board_page.html", code=t.code, role="board",
                                                       s=view_for(t.state, "board"))))
@@ -574,6 +587,8 @@ def history(code):
     role = seat_or_join(code)
     if role is None:
         return redirect(url_for("pages.join", code=t.code))
+    if sh_pages.other_game(t):
+        return sh_pages.history(t, role)
     entries = list(reversed(tables().history(t.code, role)))
     return no_store(make_response(render_template("history.html", code=t.code, role=role, entries=entries)))
 
@@ -599,6 +614,8 @@ def board_context(t) -> dict:
 def board(code):
     """The board screen for a TV or laptop: any browser, whatever cookie it holds, sees the public table."""
     t = table_or_404(code)
+    if sh_pages.other_game(t):
+        return sh_pages.board(t)
     return no_store(make_response(render_template("board.html", **board_context(t))))
 
 
@@ -606,6 +623,8 @@ def board(code):
 def board_fragment(code):
     """The board screen's live refresh: the same public fragment for everyone."""
     t = table_or_404(code)
+    if sh_pages.other_game(t):
+        return sh_pages.board(t, fragment=True)
     return no_store(make_response(render_template("partials/board_screen.html", **board_context(t))))
 
 

@@ -21,7 +21,7 @@ TABLE_RULESET = "kiss"
 ADDON_RULESET = "choam-richese"
 ADDON_FACTIONS = ("choam", "richese")
 RULESET_SHORT = {"kiss": "KISS", "choam-richese": "CHOAM & Richese", "war-for-arrakis": "War for Arrakis",
-                 "imperium": "Imperium"}
+                 "imperium": "Imperium", "secret-harkonnen": "Secret Harkonnen"}
 
 
 def search():
@@ -43,6 +43,8 @@ def _ruleset() -> str | None:
     if not code:
         return None
     t = current_app.extensions["tables"].table(code)
+    if t is not None and t.config.get("game") == "secret-harkonnen":  # another game: its own rules
+        return "secret-harkonnen"
     factions = t.config.get("factions", []) if t is not None else []
     return f"{TABLE_RULESET},{ADDON_RULESET}" if set(ADDON_FACTIONS) & set(factions) else TABLE_RULESET
 

@@ -208,7 +208,7 @@ def check_config(code: str, text) -> dict:
     import json
     try:
         config = json.loads(text)
-        if not isinstance(config, dict) or not isinstance(config.get("factions"), list):
+        if not isinstance(config, dict) or not config:
             raise ValueError("not a table configuration")
     except (ValueError, TypeError) as exc:
         raise TableDamaged(code, f"Table {code} cannot be read: its stored settings are damaged ({exc}); "

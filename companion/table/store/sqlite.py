@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT PRIMARY KEY,
     table_code TEXT NOT NULL REFERENCES tables(code),
-    role TEXT NOT NULL,              -- 'host', 'board' or a faction id
+    role TEXT NOT NULL,              -- 'host', 'board' or one of the game's seats
     active INTEGER NOT NULL DEFAULT 1,
     claimed INTEGER NOT NULL DEFAULT 0,
     issued REAL NOT NULL
@@ -48,11 +48,11 @@ CREATE INDEX IF NOT EXISTS seats_by_table ON seats(table_code, role);
 CREATE TABLE IF NOT EXISTS events (
     table_code TEXT NOT NULL REFERENCES tables(code),
     seq INTEGER NOT NULL,
-    seat TEXT NOT NULL,              -- who entered it: 'host' or a faction id
+    seat TEXT NOT NULL,              -- who entered it: 'host' or one of the game's seats
     type TEXT NOT NULL,
     payload TEXT NOT NULL,           -- JSON
     ts REAL NOT NULL,
-    secret_for TEXT,                 -- faction whose secret the payload is, or NULL
+    secret_for TEXT,                 -- the seat whose secret the payload is, or NULL
     summary TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (table_code, seq)
 );
@@ -316,7 +316,7 @@ class SQLiteStore(Store):
             return True
 
     def seat_status(self, code: str) -> dict[str, bool]:
-        """role -> claimed, for the active credential of each faction seat."""
+        """role -> claimed, for the active credential of each game seat."""
         rows = self._read(
             "SELECT role, MAX(claimed) AS claimed FROM seats WHERE table_code=? AND active=1 "
             "AND role NOT IN ('host','board') GROUP BY role", (code,))

@@ -1,0 +1,153 @@
+"""The Dune game (KISS rules, with the CHOAM & Richese add-on) behind the spine's game interface.
+
+Its pure rules stay in ``companion.rules``, its entry types in ``companion.table.actions``, its
+state in ``companion.table.state`` and its templates in ``companion/templates``: this module
+points the spine at them (see ``companion.games``)."""
+from __future__ import annotations
+
+import copy
+
+from pydantic import ValidationError
+
+from .. import ConfigError
+from . import views
+
+MAX_TURNS = 20
+
+
+class DuneGame:
+    id = "dune"
+    name = "Dune (KISS rules)"
+    templates = ""  # the app's own templates folder
+    public_keys = frozenset(views.PUBLIC_KEYS)
+    public_prefixes = tuple(views.PUBLIC_PREFIXES)
+    private_keys = frozenset(views.PRIVATE_KEYS)
+
+    def __init__(self):
+        from ...rules.board import load_board
+        from ...rules.errors import RuleViolation
+        from ...table.actions import load_all
+        self.refusal = RuleViolation
+        self.registry = load_all()
+        self.board = load_board()
+
+    # -- a new table ---------------------------------------------------------------------------
+    @staticmethod
+    def settings(factions, turns: int = 10, options: dict | None = None) -> dict:
+        return {"factions": list(factions), "turns": turns, "options": dict(options or {})}
+
+    def configure(self, body: dict) -> dict:
+        from ...rules.factions import FACTION_IDS, MAX_FACTIONS
+        from ...table.state import new_state
+        factions = list(body.get("factions") or [])
+        turns = body.get("turns", 10)
+        options = body.get("options") or {}
+        if not 2 <= len(factions) <= MAX_FACTIONS:
+            raise ConfigError(f"A table has 2 to {MAX_FACTIONS} factions (9 KISS factions, plus CHOAM and Richese "
+                              f"as an add-on).", "base-setup")
+        bad = [f for f in factions if f not in FACTION_IDS]
+        if bad:
+            raise ConfigError(f"Unknown faction {bad[0]!r}: use {', '.join(FACTION_IDS)}.", "base-setup")
+        if len(set(factions)) != len(factions):
+            raise ConfigError("Each faction can be at the table only once.", "base-setup")
+        if not 1 <= int(turns) <= MAX_TURNS:
+            raise ConfigError("A game lasts 1 to 20 turns (the rules say 10).", "base-turn-sequence")
+        config = {"factions": factions, "turns": int(turns), "options": dict(options)}
+        try:
+            new_state("CHECK", config["factions"], config["turns"], config["options"])  # refuses bad options
+        except self.refusal as exc:
+            raise ConfigError(exc.message, exc.rule) from None
+        return config
+
+    def seats(self, config: dict) -> list[str]:
+        return list(config["factions"])
+
+    def new_state(self, code: str, config: dict) -> dict:
+        from ...table.state import new_state
+        return new_state(code, config["factions"], config.get("turns", 10), config.get("options"))
+
+    def opening_entries(self, config: dict) -> list[dict]:
+        return []
+
+    # -- entries -------------------------------------------------------------------------------
+    def context(self, actor: str, override: bool = False, reason: str | None = None):
+        from ...table.actions import Ctx
+        return Ctx(actor=actor, board=self.board, override=override, reason=reason)
+
+    def seat_name(self, role: str) -> str:
+        from ...rules.factions import faction_name
+        return faction_name(role)
+
+    def forbidden(self, role: str, at, payload, state: dict) -> str | None:
+        if role == "host":
+            return None
+        if at.host_only:
+            return "Only the host can make this entry."
+        if at.faction_field:
+            value = getattr(payload, at.faction_field)
+            allowed = value if isinstance(value, list) else [value]
+            if role not in allowed:
+                who = " or ".join(self.seat_name(v) for v in allowed)
+                return f"{self.seat_name(role)} cannot make an entry for {who}."
+        from ...table.actions.consent import consent_from
+        other = consent_from(at.name, payload, role)
+        if other:  # it uses another faction's resources: that faction agrees on its own phone
+            return (f"This entry needs {self.seat_name(other)}'s consent: propose it to them "
+                    f"(consent.request) and they confirm it on their phone.")
+        return None
+
+    def secret_for(self, at, payload, role: str) -> str | None:
+        return getattr(payload, at.faction_field) if at.secret and at.faction_field else None
+
+    def may_read(self, viewer: str, secret_for: str, state: dict) -> bool:
+        return viewer in ("host", secret_for)
+
+    def invariants(self, state: dict) -> list[str]:
+        from ...table.state import conservation_errors
+        return conservation_errors(state)
+
+    def undoable(self, event: dict) -> str | None:
+        return None
+
+    def export_refused(self, state: dict) -> str | None:
+        return None
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, state: dict, viewer: str, out: dict) -> None:
+        views.compose(state, viewer, out)
+
+    # -- import --------------------------------------------------------------------------------
+    def parse_import(self, data: dict) -> tuple[dict, list[dict], str | None]:
+        """(config, events, table code) of a checked export, or raise ConfigError saying what is wrong."""
+        from ...table.export_format import parse_export
+        from ...table.service import validation_message
+        checked, problem = parse_export(data)
+        if problem:
+            raise ConfigError(problem if problem.startswith(("Not a table", "A table export")) else
+                              f"Not a valid table export: {problem}")
+        for e in checked.events:
+            if e.type == "undo":
+                continue
+            if e.type not in self.registry:
+                raise ConfigError(f"Entry {e.seq} has an unknown type {e.type!r}.")
+            try:  # undone entries too: everything stored is well-formed
+                self.registry[e.type].model.model_validate(e.payload)
+            except ValidationError as exc:
+                message, _ = validation_message(exc)
+                raise ConfigError(f"Entry {e.seq} ({e.type}) is malformed: {message}") from None
+        config = checked.config.model_dump()
+        config["options"] = checked.config.options.model_dump(exclude_none=True)
+        events = []
+        for e in checked.events:
+            event = e.model_dump()
+            at = self.registry.get(e.type)
+            if at is not None and at.secret and at.faction_field:  # hidden as the entry says, not as the file says
+                value = e.payload.get(at.faction_field)
+                event["secret_for"] = value if value in config["factions"] else (
+                    e.secret_for or (e.seat if e.seat != "host" else None))
+            events.append(event)
+        return config, events, checked.table
+
+
+GAME = DuneGame()
+__all__ = ["GAME", "DuneGame", "copy"]
