@@ -150,7 +150,6 @@ def test_three_failed_elections_enact_the_top_card(app, client):
     g = SH(app, client, 5)
     top = g.raw["secret"]["deck"][0]
     for i in range(3):
-        emp = g.raw["emperor"]
         g.elect(g.eligible(), default="deny")
         if i < 2:
             assert g.view("Ann")["failed_elections"] == i + 1

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.games.secret_harkonnen import rules as R
 from companion.table.views import view_for
-from sh_helpers import NAMES, SH
+from sh_helpers import SH
 
 FLIP = {"landsraad": "choam", "choam": "landsraad", "confirm": "deny", "deny": "confirm"}
 
