@@ -46,7 +46,7 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
     seats = default_seats(factions, list(board.player_dots))
     for f, dot in (opts.get("player_dots") or {}).items():
         if f not in seats or not isinstance(dot, int) or isinstance(dot, bool) or not 1 <= dot <= 18:
-            raise hard(f"player_dots: give each faction at the table a sector from 1 to 18 (not {f}: {dot!r}).",
+            raise hard(f"player_dots: give each faction at the table a sector from 1 to 18 (not {faction_name(f)}: {dot!r}).",
                        "base-turn-sequence")
         seats[f] = dot
     state: dict = {
