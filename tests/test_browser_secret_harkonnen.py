@@ -74,6 +74,13 @@ def test_five_phones_play_a_whole_game_to_a_win(server, browser):
         raise AssertionError(f"{name}'s tap on {selector} made no entry: "
                              f"{page.locator('#view').inner_text()[:300]}")
 
+    # the big screen: when the votes are revealed it holds them for the room, then the board returns
+    big = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    big.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    big.goto(f"{server.url}/t/{code}/board")
+    big.wait_for_timeout(300)  # the live stream opens
+    reveal_seen = False
+
     shots = set()
     for _ in range(80):
         s = public()
@@ -88,6 +95,13 @@ def test_five_phones_play_a_whole_game_to_a_win(server, browser):
             for name in s["alive"]:
                 if name not in public()["voted"]:
                     tap(name, "#now button[value=confirm]", "vote" if first and name == s["alive"][0] else None)
+            if not reveal_seen:
+                overlay = big.locator(".sh-reveal")
+                overlay.wait_for(state="visible", timeout=5000)
+                assert f"{len(s['alive'])} confirm" in overlay.inner_text()
+                big.screenshot(path=str(SHOTS / "sh-board-reveal.png"))
+                overlay.wait_for(state="hidden", timeout=12000)  # held a few seconds, then the board again
+                reveal_seen = True
         elif s["phase"] == "legislative_emperor":
             tap(emp, "#now button[name=policy]", "discard" if first else None)
         elif s["phase"] == "legislative_governor":
@@ -95,6 +109,7 @@ def test_five_phones_play_a_whole_game_to_a_win(server, browser):
         elif s["phase"] == "executive":
             tap(emp, "#now form button[type=submit]", "power" if first else None)
     s = public()
+    assert reveal_seen
     assert s["phase"] == "over" and s["winner"] in ("atreides", "imperial")
     for name, page in phones.items():
         page.reload()

@@ -133,3 +133,26 @@ def test_a_refused_entry_says_why_on_the_phone(app, client):
                                             "csrf_token": token}, headers={"HX-Request": "true"})
     assert "Only the Emperor (Ann)" in r.get_data(as_text=True)
     assert "Talk: Ann is choosing" in html
+
+
+def test_the_big_screen_gets_each_reveal_to_hold_for_the_room(app, client):
+    """The board screen's fragment carries the revealed votes (all of them, together) and each
+    enacted policy as a numbered reveal; static/reveal.js holds it on the big screen for a moment."""
+    from sh_helpers import SH
+    g = SH(app, client, 5)
+    board = app.test_client()
+    frag = board.get(f"/t/{g.code}/board/view").get_data(as_text=True)
+    assert "sh-reveal" not in frag  # nothing revealed yet
+    emp = g.raw["emperor"]
+    nominee = next(n for n in g.raw["alive"] if n != emp)
+    g.act(emp, type="sh.nominate", governor=nominee)
+    voters = list(g.raw["alive"])
+    for name in voters[:-1]:
+        g.act(name, type="sh.vote", vote="confirm")
+        assert "sh-reveal" not in board.get(f"/t/{g.code}/board/view").get_data(as_text=True)  # not before all
+    g.act(voters[-1], type="sh.vote", vote="deny")
+    frag = board.get(f"/t/{g.code}/board/view").get_data(as_text=True)
+    assert f'data-reveal="{g.code}:1"' in frag and "4 confirm · 1 deny" in frag
+    assert all(name in frag[frag.index("sh-reveal"):] for name in voters)
+    page = board.get(f"/t/{g.code}/board").get_data(as_text=True)
+    assert "reveal.js" in page

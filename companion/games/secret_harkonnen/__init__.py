@@ -30,7 +30,8 @@ NAME_MAX = 20
 RESERVED = {"host", "board", "_deal"}
 PUBLIC_KEYS = ("game", "table", "revision", "players", "alive", "phase", "emperor", "nominee", "governor",
                "government", "policies", "failed_elections", "voted", "last_vote", "power_options",
-               "powers_used", "veto", "rotation", "last_enacted", "banner", "winner", "win_reason", "log")
+               "powers_used", "veto", "rotation", "last_enacted", "banner", "winner", "win_reason", "log",
+               "reveals", "last_reveal", "reveal_at")
 PRIVATE_KEYS = ("private", "secret")
 PHASES = ("nomination", "election", "legislative_emperor", "legislative_governor", "executive", "over")
 
@@ -92,6 +93,8 @@ def new_state(code: str, players: list[str]) -> dict:
         "voted": [], "last_vote": None, "power_options": [], "powers_used": {}, "veto": None,
         "rotation": 0, "last_enacted": None, "banner": "Dealing roles...", "winner": None, "win_reason": None,
         "log": [],
+        # the moments the room should see together on the big screen: votes revealed, a policy enacted
+        "reveals": 0, "last_reveal": None, "reveal_at": None,
         "private": {p: {"hand": None, "vote": None, "consult": None, "trance": {}} for p in players},
         "secret": {"roles": {}, "deck": [], "discard": [], "seed": "", "reshuffles": 0},
     }
@@ -140,9 +143,21 @@ def _next_government(state: dict) -> None:
     state["phase"] = "nomination"
 
 
+def _reveal(state: dict, kind: str) -> None:
+    """A moment the big screen holds for the room: votes revealed together, a policy enacted (both
+    when one entry does both, e.g. a third failed vote forcing the top policy)."""
+    same_entry = state.get("reveal_at") == state["revision"]
+    state["reveal_at"] = state["revision"]
+    if not same_entry:
+        state["reveals"] = state.get("reveals", 0) + 1
+        state["last_reveal"] = []
+    state["last_reveal"] = list(state.get("last_reveal") or []) + [kind]
+
+
 def _enact(state: dict, policy: str, how: str) -> None:
     state["policies"][policy] += 1
     state["last_enacted"] = {"policy": policy, "how": how, "number": state["policies"][policy]}
+    _reveal(state, "policy")
     state["failed_elections"] = 0
     _note(state, f"A {'Landsraad' if policy == R.LANDSRAAD else 'CHOAM'} policy was enacted ({how}).")
 
@@ -229,6 +244,7 @@ def vote(ctx, state, p) -> None:
     for n in state["alive"]:
         state["private"][n]["vote"] = None
     state["last_vote"] = {"emperor": state["emperor"], "nominee": state["nominee"], "votes": votes}
+    _reveal(state, "vote")
     nominee = state["nominee"]
     passed = R.election(votes, _roles(state)[nominee] == R.BARON, state["policies"][R.CHOAM])
     yes = sum(v == "confirm" for v in votes.values())
