@@ -1,12 +1,13 @@
 """Secret Harkonnen: the pure rules for every table size, and whole games through the API."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from companion.games.secret_harkonnen import rules as R
-from sh_helpers import NAMES, SH
+from sh_helpers import NAMES, SH, bearer
 
 
 # -- pure rules -----------------------------------------------------------------------------------
@@ -232,3 +233,35 @@ def test_the_deal_cannot_be_undone_or_entered(app, client):
     r = client.post(f"/api/tables/{g.code}/undo", json={}, headers={"Authorization": f"Bearer {g.host}"})
     assert r.status_code == 422 and "deal" in r.get_json()["error"]["message"]
     g.act("Ann", 403, type="sh.deal", roles={}, deck=[], seed="x" * 16)
+
+
+def test_a_finished_game_exports_and_imports_whole(app, client):
+    """The spine's export/import serves this game too: a game that is over exports (its roles are
+    no secret any more) and imports as a new table with the same history and end; a game still
+    being played does not export, and a tampered file changes nothing."""
+    g = SH(app, client, 5)
+    r = client.get(f"/api/tables/{g.code}/export", headers=bearer(g.host))
+    assert r.status_code == 403  # not before the end: the file holds every role
+    play_to_the_end(g, "choam")
+    r = client.get(f"/api/tables/{g.code}/export", headers=bearer(g.host))
+    assert r.status_code == 200
+    export = r.get_json()
+    store = app.extensions["tables"].store
+    before = len(store.list_tables())
+    bad = json.loads(json.dumps(export))
+    bad["events"][1]["seat"] = "Zed"
+    r = client.post("/api/tables/import", json=bad)
+    assert r.status_code == 422 and "not a player" in r.get_json()["error"]["message"]
+    bad = json.loads(json.dumps(export))
+    bad["events"].append(dict(bad["events"][0], seq=len(bad["events"]) + 1))  # a second deal
+    assert client.post("/api/tables/import", json=bad).status_code == 422
+    assert len(store.list_tables()) == before  # a refused file changes nothing
+    r = client.post("/api/tables/import", json=export)
+    assert r.status_code == 201, r.get_json()
+    new = r.get_json()
+    code = new.get("table") or new.get("code")
+    seat = next(iter(new["seats"].values()))
+    s = client.get(f"/api/tables/{code}/state", headers=bearer(seat)).get_json()
+    old = g.view(next(iter(g.seats)))
+    for key in ("phase", "winner", "policies", "alive", "failed_elections"):
+        assert s[key] == old[key], key
