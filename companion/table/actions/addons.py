@@ -17,7 +17,7 @@ from ...rules.errors import RuleViolation, hard
 from ..state import position_of
 from . import REGISTRY, Ctx, FactionId, Payload, action
 from .core import add_spice, name, present, resolve_place
-from .turn import _in_storm_order, _order_before, _wrap, current_order
+from .turn import _in_storm_order, _order_before, _wrap, charity_gate, current_order
 
 RULE_CACHE = "richese-cache-auction"
 RULE_SILENT = "richese-silent-auction"
@@ -587,12 +587,7 @@ def _charity(ctx: Ctx, state: dict, p) -> None:
     others' ordinary Charity from its own spice; Inflation doubles or cancels every Charity."""
     if "choam" not in state["factions_present"]:
         return _charity_inner(ctx, state, p)
-    f = present(state, p.faction)
-    ctx.check(state["phase"] == "charity", "Charity is claimed in the CHOAM Charity phase.", "base-charity")
-    claimed = state.setdefault("charity_claimed", {})
-    key = f"{state['turn']}:{f}"
-    if claimed.get(key):
-        raise hard(f"{name(f)} has already claimed charity this turn.", "base-charity")
+    f, claimed, key = charity_gate(ctx, state, p.faction)
     side = charity_side(state)
     if side == "cancel":
         raise RuleViolation("CHOAM's Inflation shows Cancel: no Charity is paid this turn.", "choam-inflation")

@@ -36,6 +36,14 @@ def name(f: str) -> str:
     return faction_name(f)
 
 
+def side_of(state: dict, battle_id: str, faction: str, rule: str = RULE) -> dict:
+    """The battle, when ``faction`` is one of its two sides (a hard refusal otherwise)."""
+    b = find_battle(state, battle_id)
+    if faction not in b["sides"]:
+        raise hard(f"{name(faction)} is not in the battle in {b['territory']}.", rule)
+    return b
+
+
 def battles(state: dict) -> list:
     return state.setdefault("battles", [])
 
@@ -141,9 +149,7 @@ def _check_cards(ctx: Ctx, state: dict, f: str, plan: rules.Plan) -> None:
 @action("battle.plan", BattlePlan, secret=True,
         summary=lambda p: f"{name(p.faction)} seal a battle plan")
 def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
-    b = find_battle(state, p.battle)
-    if p.faction not in b["sides"]:
-        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", RULE)
+    b = side_of(state, p.battle, p.faction)
     if b["status"] != "planning":
         raise hard("The plans of this battle are already revealed.", RULE)
     opponent = next(f for f in b["sides"] if f != p.faction)
@@ -217,9 +223,7 @@ class BattleTraitor(Payload):
 @action("battle.traitor", BattleTraitor,
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} call a traitor")
 def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
-    b = find_battle(state, p.battle)
-    if p.faction not in b["sides"]:
-        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", rules.RULE_TRAITORS)
+    b = side_of(state, p.battle, p.faction, rules.RULE_TRAITORS)
     if b["status"] != "revealed":
         raise hard("A traitor is called once the plans are revealed, before the outcome is applied.",
                    rules.RULE_TRAITORS)
@@ -241,9 +245,7 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
 @action("battle.confirm", BattleConfirm,
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} confirm the outcome")
 def battle_confirm(ctx: Ctx, state: dict, p: BattleConfirm) -> None:
-    b = find_battle(state, p.battle)
-    if p.faction not in b["sides"]:
-        raise hard(f"{name(p.faction)} is not in the battle in {b['territory']}.", RULE)
+    b = side_of(state, p.battle, p.faction)
     if b["status"] != "revealed":
         raise hard("Only a revealed battle's outcome can be confirmed.", RULE)
     if p.faction not in b["confirmed"]:

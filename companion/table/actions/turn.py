@@ -326,14 +326,21 @@ class Charity(Payload):
     faction: FactionId
 
 
-@action("charity.claim", Charity, summary=lambda p: f"{name(p.faction)} claims CHOAM charity")
-def charity_claim(ctx: Ctx, state: dict, p: Charity) -> None:
-    f = present(state, p.faction)
+def charity_gate(ctx: Ctx, state: dict, faction: str) -> tuple[str, dict, str]:
+    """A charity claim's checks, shared with the CHOAM add-on: the phase (overridable) and once per
+    faction and turn (never twice). Returns (faction, the claims record, this claim's key)."""
+    f = present(state, faction)
     ctx.check(state["phase"] == "charity", "Charity is claimed in the CHOAM Charity phase.", "base-charity")
     claimed = state.setdefault("charity_claimed", {})
     key = f"{state['turn']}:{f}"
     if claimed.get(key):
         raise hard(f"{name(f)} has already claimed charity this turn.", "base-charity")
+    return f, claimed, key
+
+
+@action("charity.claim", Charity, summary=lambda p: f"{name(p.faction)} claims CHOAM charity")
+def charity_claim(ctx: Ctx, state: dict, p: Charity) -> None:
+    f, claimed, key = charity_gate(ctx, state, p.faction)
     amount = economy.charity(state["turn"], f, state["private"][f]["spice"])
     if amount <= 0:
         if f == "bg" and state["turn"] == 1:
