@@ -156,3 +156,14 @@ def test_the_big_screen_gets_each_reveal_to_hold_for_the_room(app, client):
     assert all(name in frag[frag.index("sh-reveal"):] for name in voters)
     page = board.get(f"/t/{g.code}/board").get_data(as_text=True)
     assert "reveal.js" in page
+
+
+def test_a_third_failed_vote_reveals_the_votes_and_the_forced_policy_together(app, client):
+    from sh_helpers import SH
+    g = SH(app, client, 5)
+    for i in range(3):
+        g.elect(g.eligible(), default="deny")
+    s = g.raw
+    assert s["reveals"] == 3 and s["last_reveal"] == ["vote", "policy"]
+    frag = app.test_client().get(f"/t/{g.code}/board/view").get_data(as_text=True)
+    assert "0 confirm · 5 deny" in frag and "policy enacted" in frag

@@ -31,7 +31,7 @@ RESERVED = {"host", "board", "_deal"}
 PUBLIC_KEYS = ("game", "table", "revision", "players", "alive", "phase", "emperor", "nominee", "governor",
                "government", "policies", "failed_elections", "voted", "last_vote", "power_options",
                "powers_used", "veto", "rotation", "last_enacted", "banner", "winner", "win_reason", "log",
-               "reveals", "last_reveal", "reveal_at")
+               "reveals", "last_reveal")
 PRIVATE_KEYS = ("private", "secret")
 PHASES = ("nomination", "election", "legislative_emperor", "legislative_governor", "executive", "over")
 
@@ -94,7 +94,7 @@ def new_state(code: str, players: list[str]) -> dict:
         "rotation": 0, "last_enacted": None, "banner": "Dealing roles...", "winner": None, "win_reason": None,
         "log": [],
         # the moments the room should see together on the big screen: votes revealed, a policy enacted
-        "reveals": 0, "last_reveal": None, "reveal_at": None,
+        "reveals": 0, "last_reveal": None,
         "private": {p: {"hand": None, "vote": None, "consult": None, "trance": {}} for p in players},
         "secret": {"roles": {}, "deck": [], "discard": [], "seed": "", "reshuffles": 0},
     }
@@ -143,31 +143,29 @@ def _next_government(state: dict) -> None:
     state["phase"] = "nomination"
 
 
-def _reveal(state: dict, kind: str) -> None:
-    """A moment the big screen holds for the room: votes revealed together, a policy enacted (both
-    when one entry does both, e.g. a third failed vote forcing the top policy)."""
-    same_entry = state.get("reveal_at") == state["revision"]
-    state["reveal_at"] = state["revision"]
-    if not same_entry:
+def _reveal(state: dict, kind: str, joined: bool = False) -> None:
+    """A moment the big screen holds for the room: votes revealed together, a policy enacted.
+    ``joined``: part of the moment just revealed (a third failed vote forcing the top policy)."""
+    if not joined:
         state["reveals"] = state.get("reveals", 0) + 1
         state["last_reveal"] = []
     state["last_reveal"] = list(state.get("last_reveal") or []) + [kind]
 
 
-def _enact(state: dict, policy: str, how: str) -> None:
+def _enact(state: dict, policy: str, how: str, joined: bool = False) -> None:
     state["policies"][policy] += 1
     state["last_enacted"] = {"policy": policy, "how": how, "number": state["policies"][policy]}
-    _reveal(state, "policy")
+    _reveal(state, "policy", joined)
     state["failed_elections"] = 0
     _note(state, f"A {'Landsraad' if policy == R.LANDSRAAD else 'CHOAM'} policy was enacted ({how}).")
 
 
-def _failed(state: dict, why: str) -> None:
+def _failed(state: dict, why: str, after_vote: bool = False) -> None:
     state["failed_elections"] += 1
     _note(state, why)
     if state["failed_elections"] >= R.FORCED_AFTER:
         top = state["secret"]["deck"].pop(0)
-        _enact(state, top, "the top card, after three failed governments")
+        _enact(state, top, "the top card, after three failed governments", joined=after_vote)
         _refill(state)
         if _check_win(state):
             return
@@ -250,7 +248,7 @@ def vote(ctx, state, p) -> None:
     yes = sum(v == "confirm" for v in votes.values())
     if not passed:
         state["nominee"] = None
-        _failed(state, f"The government is denied ({yes} to {len(votes) - yes}).")
+        _failed(state, f"The government is denied ({yes} to {len(votes) - yes}).", after_vote=True)
         return
     state["governor"] = nominee
     state["government"] = {"emperor": state["emperor"], "governor": nominee}
