@@ -204,6 +204,14 @@ def check_row(code: str, r) -> dict:
             "secret_for": r["secret_for"], "summary": r["summary"]}
 
 
+def listed_table(r) -> dict:
+    """One row of ``list_tables`` (code, created, config): a damaged config is listed, marked, not raised."""
+    try:
+        return {"code": r["code"], "created": r["created"], "config": check_config(r["code"], r["config"])}
+    except StorageUnavailable:
+        return {"code": r["code"], "created": r["created"], "config": {}, "damaged": True}
+
+
 def check_config(code: str, text) -> dict:
     import json
     try:

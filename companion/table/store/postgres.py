@@ -26,7 +26,7 @@ import psycopg
 import psycopg.rows
 from psycopg import errors as pgerr
 
-from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, log,
+from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, listed_table, log,
                    token_hash)
 
 SCHEMA = """
@@ -233,13 +233,7 @@ class PostgresStore(Store):
         return check_config(code, rows[0]["config"]) if rows else None
 
     def list_tables(self) -> list[dict]:
-        out = []
-        for r in self._rows("SELECT code, created, config FROM tables ORDER BY created DESC"):
-            try:
-                out.append({"code": r["code"], "created": r["created"], "config": check_config(r["code"], r["config"])})
-            except StorageUnavailable:
-                out.append({"code": r["code"], "created": r["created"], "config": {}, "damaged": True})
-        return out
+        return [listed_table(r) for r in self._rows("SELECT code, created, config FROM tables ORDER BY created DESC")]
 
     def seat_for_token(self, code: str, token: str) -> str | None:
         rows = self._rows("SELECT role FROM seats WHERE token_hash=%s AND table_code=%s AND active",

@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, log,
+from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, listed_table, log,
                    token_hash)
 
 SCHEMA = """
@@ -279,13 +279,7 @@ class SQLiteStore(Store):
         return check_config(code, row["config"]) if row else None
 
     def list_tables(self) -> list[dict]:
-        out = []
-        for r in self._read("SELECT code, created, config FROM tables ORDER BY created DESC"):
-            try:
-                out.append({"code": r["code"], "created": r["created"], "config": check_config(r["code"], r["config"])})
-            except StorageUnavailable:
-                out.append({"code": r["code"], "created": r["created"], "config": {}, "damaged": True})
-        return out
+        return [listed_table(r) for r in self._read("SELECT code, created, config FROM tables ORDER BY created DESC")]
 
     def seat_for_token(self, code: str, token: str) -> str | None:
         row = self._read("SELECT role FROM seats WHERE token_hash=? AND table_code=? AND active=1",
