@@ -20,6 +20,7 @@ Helpers (import them with ``from conftest import act, create_table, ...``):
 from __future__ import annotations
 
 import json
+import re
 import os
 import uuid
 import signal
@@ -306,9 +307,20 @@ def live_server(tmp_path, database):
         s.stop()
 
 
+def shows_number(text: str, n: int) -> bool:
+    """``n`` as a number of its own in page text: not inside another number, nor the minutes of a
+    clock time (the latest entries are stamped 17:53). Secret-number checks use it."""
+    return re.search(rf"(?<![\d.#:-]){n}(?![\d.:])", text) is not None
+
+
 # -- headless Chromium (Debian's package, driven by Playwright; never a downloaded browser) ---------
 
 CHROMIUM = "/usr/bin/chromium"
+# the marks of a browser journey module: ``pytestmark = BROWSER``
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
+]
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,

@@ -13,14 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
+from conftest import BROWSER, PHONE, LiveServer, shows_number
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +25,6 @@ def server(tmp_path_factory):
     srv = LiveServer(tmp_path_factory.mktemp("browser") / "data").start()
     yield srv
     srv.stop()
-
-
-def shows_number(text: str, n: int) -> bool:
-    return re.search(rf"(?<![\d.]){n}(?![\d.])", text) is not None
 
 
 def test_host_creates_two_phones_join_and_stay_in_sync(server, browser):

@@ -10,13 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, LiveServer
+from conftest import BROWSER, LiveServer
 from test_browser_phone import WATCH, Game
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 

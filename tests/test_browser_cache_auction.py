@@ -11,14 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
+from conftest import BROWSER, PHONE, LiveServer, shows_number
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +23,6 @@ def server(tmp_path_factory):
     srv = LiveServer(tmp_path_factory.mktemp("cache-browser") / "data").start()
     yield srv
     srv.stop()
-
-
-def shows(text: str, n: int) -> bool:
-    return re.search(rf"(?<![\d.]){n}(?![\d.])", text) is not None
 
 
 def test_silent_cache_auction_on_three_phones(server, browser):
@@ -89,14 +82,14 @@ def test_silent_cache_auction_on_three_phones(server, browser):
             for g, other in phones.items():
                 if g != f:
                     expect(other.locator("#cache-auction")).to_contain_text("✓", timeout=5000)
-                    assert not shows(other.locator("#cache-auction").inner_text(), bids[f]), (g, f)
+                    assert not shows_number(other.locator("#cache-auction").inner_text(), bids[f]), (g, f)
             if i == 1:
                 at.locator("#cache-auction").scroll_into_view_if_needed()
                 at.screenshot(path=str(SHOTS / "dune-cache-sealed.png"))
     for page in phones.values():
         expect(page.locator("#cache-result")).to_contain_text("CHOAM buys Distrans for 23", timeout=5000)
         text = page.locator("#cache-bids").inner_text()
-        assert all(shows(text, n) for n in bids.values()), text
+        assert all(shows_number(text, n) for n in bids.values()), text
     ch.locator("#cache-auction").scroll_into_view_if_needed()
     ch.screenshot(path=str(SHOTS / "dune-cache-result.png"))
     status, s = server.request("GET", f"/api/tables/{code}/state", token=token)

@@ -11,15 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
+from conftest import BROWSER, PHONE, LiveServer, shows_number
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 LAPTOP = dict(viewport={"width": 1280, "height": 800})
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +25,6 @@ def server(tmp_path_factory):
     yield srv
     srv.stop()
 
-
-def shows_number(text: str, n: int) -> bool:
-    """``n`` as a number of its own: not inside another number, nor the minutes of a clock time
-    (the latest entries are stamped 17:53)."""
-    return re.search(rf"(?<![\d.#:-]){n}(?![\d.:])", text) is not None
 
 
 def api_act(server, code, token, **entry):

@@ -14,12 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
+from conftest import BROWSER, PHONE, LiveServer
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 WATCH = """

@@ -10,15 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, PHONE, LiveServer
+from conftest import BROWSER, PHONE, LiveServer
 
 SHOTS = Path(os.environ.get("BROWSER_SHOTS", "/tmp"))
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian chromium is not installed at {CHROMIUM}"),
-]
+pytestmark = BROWSER
 
 
 @pytest.fixture(scope="module")

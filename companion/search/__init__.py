@@ -182,6 +182,12 @@ class RuleSearch:
                 raise ValueError(f"unknown ruleset {r!r}")
         return ids or None
 
+    def _games(self, rulesets: tuple[str, ...] | None) -> list[str]:
+        """The indexes to ask: the games of ``rulesets`` (None: every game)."""
+        if rulesets is None:
+            return list(self._backends)
+        return list(dict.fromkeys(RULESET_GAME[r] for r in rulesets))
+
     def search(self, q: str, limit: int = 10, faction: str | None = None,
                phase: str | None = None, ruleset: str | None = None) -> list[Hit]:
         """Best entries for ``q``, best first. ``faction``/``phase`` keep only entries tagged
@@ -201,7 +207,7 @@ class RuleSearch:
         if not q or not q.strip():
             return []
         backends = self._backends
-        games = list(dict.fromkeys(RULESET_GAME[r] for r in rulesets)) if rulesets is not None else list(backends)
+        games = self._games(rulesets)
         hits = []
         for game in games:
             backend = backends.get(game)
@@ -230,9 +236,8 @@ class RuleSearch:
             return None
         rulesets = self.check_ruleset(ruleset)
         backends = self._backends
-        chosen = list(dict.fromkeys(RULESET_GAME[r] for r in rulesets)) if rulesets is not None else list(backends)
         suggestions = []
-        for game in chosen:
+        for game in self._games(rulesets):
             backend = backends.get(game)
             if backend is None:
                 continue
