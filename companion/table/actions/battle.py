@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import Field
 
 from ...rules import battle as rules
+from ...rules import battle_powers as powers
 from ...rules.board import POLAR_SINK
 from ...rules.errors import hard
 from ...rules.factions import faction_name
@@ -172,6 +173,9 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
                   "The Kwisatz Haderach is not active yet: Atreides have lost fewer than 7 forces.", rules.RULE_KH)
         ctx.check(plan.has_fighter, "The Kwisatz Haderach cannot fight alone: it joins a leader or a Cheap Hero.",
                   rules.RULE_KH)
+    if p.kh:
+        _not_stopped(b, "kh")
+    _check_powers(ctx, state, b, p.faction, dict(raw, weapon=plan.weapon, defense=plan.defense))
     stored = dict(raw, weapon=plan.weapon, defense=plan.defense, kh=p.kh)
     state["private"][p.faction].setdefault("battle_plans", {})[b["id"]] = stored
     if p.faction not in b["sealed"]:
@@ -203,7 +207,10 @@ def battle_reveal(ctx: Ctx, state: dict, p: BattleReveal) -> None:
     b["plans"] = {}
     for f in b["sides"]:
         plan = state["private"][f]["battle_plans"].pop(b["id"])
-        b["kh"] = b["kh"] or bool(plan.pop("kh", False))
+        kh = bool(plan.pop("kh", False))
+        if kh and (b.get("karama") or {}).get("kh"):
+            kh = False  # a Karama stopped the Kwisatz Haderach in this battle after the plan was sealed
+        b["kh"] = b["kh"] or kh
         b["plans"][f] = plan
     b["status"] = "revealed"
 
@@ -343,6 +350,9 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
                 for ld in data["leaders"]:
                     if ld["name"] == leader:
                         ld["used"] = True
+                        if ld["status"] == "captured" and ld.get("captured_by") == f:
+                            # a captured leader fights once for its captor, then goes home if it lives
+                            ld.update(status="alive", captured_by=None)
     for f, cost in o["spice_paid"].items():
         if cost and state["private"][f]["spice"] < cost:  # never say how much the other side holds
             raise hard(f"{name(f)} can no longer pay {cost} spice for the dial: correct the spice first.",
@@ -357,6 +367,269 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
         state["private"]["atreides"]["kh_losses"] = state["private"]["atreides"].get("kh_losses", 0) + o["kh_losses"]
     b["outcome"] = o
     b["status"] = "applied"
+
+
+# -- battle powers: Prescience, Voice, the Karama that stops them, the Harkonnen capture -------------
+
+POWER_OWNER = {"prescience": "atreides", "voice": "bg", "kh": "atreides"}
+POWER_NAME = {"prescience": "Prescience", "voice": "Voice", "kh": "the Kwisatz Haderach"}
+POWER_RULE = {"prescience": "karama-atreides", "voice": "karama-bg", "kh": "karama-atreides"}
+
+
+def _not_stopped(b: dict, power: str) -> None:
+    who = (b.get("karama") or {}).get(power)
+    if who:
+        raise hard(f"{name(who)} played a Karama: {POWER_NAME[power]} cannot be used in this battle.",
+                   POWER_RULE[power])
+
+
+def power_side(state: dict, b: dict, owner: str) -> str | None:
+    """The side ``owner``'s power serves in this battle: the owner itself when it fights, or its
+    ally when the ally fights (``atreides-alliance``, ``bg-alliance``); None otherwise."""
+    if owner in b["sides"]:
+        return owner
+    ally = state["alliances"].get(owner)
+    return ally if ally in b["sides"] else None
+
+
+def _planning(b: dict, what: str, rule: str) -> None:
+    if b["status"] != "planning":
+        raise hard(f"{what} comes before the plans are revealed.", rule)
+
+
+def _hand(state: dict, f: str) -> tuple[list[str], int]:
+    hand = list(state["private"][f].get("cards", []))
+    return hand, max(0, state["factions"][f]["hand_size"] - len(hand))
+
+
+def _can_field(state: dict, f: str) -> bool:
+    """Whether ``f`` can field a leader or a Cheap Hero (a card is played only beside one)."""
+    hand, unknown = _hand(state, f)
+    if unknown or {"cheap hero", "cheap heroine"} & {c.lower() for c in hand}:
+        return True
+    for owner, data in state["factions"].items():
+        for ld in data["leaders"]:
+            if (owner == f and ld["status"] == "alive") or (ld["status"] == "captured" and ld.get("captured_by") == f):
+                return True
+    return False
+
+
+def _answer_of(state: dict, b: dict) -> dict | None:
+    """The Prescience answer of this battle (``{"element", "value"}``), read from the answering side."""
+    q = b.get("prescience")
+    if not q or not q.get("answered"):
+        return None
+    return state["private"][q["target"]].get("prescience", {}).get(b["id"])
+
+
+def _check_powers(ctx: Ctx, state: dict, b: dict, f: str, plan: dict) -> None:
+    """A plan must play what its side showed to Prescience and obey the Voice."""
+    answer = _answer_of(state, b) if (b.get("prescience") or {}).get("target") == f else None
+    fixed: tuple = ()
+    can_field = _can_field(state, f)
+    if answer:
+        problem = powers.answer_problem(answer["element"], answer["value"], plan)
+        if problem:
+            raise problem
+        if answer["element"] in ("weapon", "defense"):
+            fixed = (answer["element"],)
+        if answer["element"] == "leader" and not answer["value"]["leader"]:
+            can_field = False
+    voice = b.get("voice")
+    if voice and voice["target"] == f:
+        hand, unknown = _hand(state, f)
+        problem = powers.voice_problem(voice, plan, hand, unknown, can_field=can_field, fixed=fixed)
+        if problem:
+            ctx.waive(problem)
+
+
+class BattlePrescience(Payload):
+    type: Literal["battle.prescience"]
+    battle: str = BattleId
+    faction: FactionId
+    element: Literal["leader", "weapon", "defense", "dial"]
+
+
+@action("battle.prescience", BattlePrescience,
+        summary=lambda p: f"Battle {p.battle}: Atreides Prescience asks for the {p.element}")
+def battle_prescience(ctx: Ctx, state: dict, p: BattlePrescience) -> None:
+    b = find_battle(state, p.battle)
+    if p.faction != "atreides":
+        raise hard("Only the Atreides use Prescience.", powers.RULE_PRESCIENCE)
+    side = power_side(state, b, "atreides")
+    if side is None:
+        raise hard("Prescience is asked in the Atreides' own battle or in their ally's.", "atreides-alliance")
+    _planning(b, "Prescience", powers.RULE_PRESCIENCE)
+    _not_stopped(b, "prescience")
+    asked = b.get("prescience")
+    if asked:
+        mine = state["private"]["atreides"].get("prescience", {}).get(b["id"])
+        none = bool(mine) and mine["element"] in ("weapon", "defense") and not mine["value"].get(mine["element"])
+        raise powers.ask_problem(dict(asked, none=none), p.element)
+    target = next(x for x in b["sides"] if x != side)
+    b["prescience"] = {"by": "atreides", "for": side, "target": target, "element": p.element, "answered": False}
+
+
+class BattleAnswer(Payload):
+    type: Literal["battle.answer"]
+    battle: str = BattleId
+    faction: FactionId
+    leader: str | None = Field(default=None, max_length=60)
+    weapon: str | None = Field(default=None, max_length=60)
+    defense: str | None = Field(default=None, max_length=60)
+    forces: int | None = Field(default=None, ge=0, le=20)
+    starred: int | None = Field(default=None, ge=0, le=20)
+
+
+@action("battle.answer", BattleAnswer, secret=True,
+        summary=lambda p: f"Battle {p.battle}: {name(p.faction)} answer the Prescience question")
+def battle_answer(ctx: Ctx, state: dict, p: BattleAnswer) -> None:
+    b = side_of(state, p.battle, p.faction, powers.RULE_PRESCIENCE)
+    q = b.get("prescience")
+    if not q:
+        raise hard("Nobody asked a Prescience question in this battle.", powers.RULE_PRESCIENCE)
+    if q["target"] != p.faction:
+        raise hard(f"The Prescience question is for {name(q['target'])}, not {name(p.faction)}.",
+                   powers.RULE_PRESCIENCE)
+    if q["answered"]:
+        raise hard("The Prescience question is already answered.", powers.RULE_PRESCIENCE)
+    _planning(b, "The Prescience answer", powers.RULE_PRESCIENCE)
+    element = q["element"]
+    value = powers.read_answer(element, p.model_dump())
+    f = p.faction
+    opponent = next(x for x in b["sides"] if x != f)
+    if element == "leader" and value["leader"] and value["leader"] != "Cheap Hero":
+        value["leader"] = _leader_available(state, f, value["leader"])[0]
+    plan = {"leader": None, "cheap_hero": False, "forces": 0, "starred": 0, "weapon": None, "defense": None}
+    if element == "leader":
+        plan.update(leader=None if value["leader"] == "Cheap Hero" else value["leader"],
+                    cheap_hero=value["leader"] == "Cheap Hero")
+    elif element == "dial":
+        plan.update(value)
+    else:
+        plan[element] = value[element]
+    if element != "dial":  # the cards it names must be in the hand (a Cheap Hero included)
+        checked = rules.Plan(f, cheap_hero=plan["cheap_hero"], weapon=plan["weapon"], defense=plan["defense"])
+        _check_cards(ctx, state, f, checked)
+    else:
+        dial = rules.read_plan(f, {"forces": value["forces"], "starred": value["starred"]})
+        dial.spice = state["private"][f]["spice"]
+        rules.check_dial(dial, opponent, fighters(state, b["territory"]).get(f, {"forces": 0, "starred": 0}))
+    sealed = state["private"][f].get("battle_plans", {}).get(b["id"])
+    if sealed:  # the answer is the sealed plan's element: it never contradicts what is sealed
+        shown = powers.plan_value(element, sealed)
+        if powers.answer_problem(element, value, sealed):
+            raise hard(f"Your sealed plan plays {powers.answer_text(element, shown)}: that is the answer "
+                       f"(change the plan first to answer otherwise).", powers.RULE_PRESCIENCE)
+    answer = {"element": element, "value": value}
+    for seat in {f, "atreides", q["for"]}:
+        state["private"][seat].setdefault("prescience", {})[b["id"]] = dict(answer)
+    q["answered"] = True
+
+
+class BattleVoice(Payload):
+    type: Literal["battle.voice"]
+    battle: str = BattleId
+    faction: FactionId
+    command: Literal["play", "not_play"]
+    card: str = Field(min_length=1, max_length=60)
+
+
+def _voice_summary(p: BattleVoice) -> str:
+    try:
+        return f"Battle {p.battle}: Voice — {powers.read_voice(p.command, p.card)['text']}"
+    except Exception:
+        return f"Battle {p.battle}: Voice"
+
+
+@action("battle.voice", BattleVoice, summary=_voice_summary)
+def battle_voice(ctx: Ctx, state: dict, p: BattleVoice) -> None:
+    b = find_battle(state, p.battle)
+    if p.faction != "bg":
+        raise hard("Only the Bene Gesserit use the Voice.", powers.RULE_VOICE)
+    side = power_side(state, b, "bg")
+    if side is None:
+        raise hard("The Voice is used in the Bene Gesserit's own battle or in their ally's.", "bg-alliance")
+    _planning(b, "The Voice", powers.RULE_VOICE)
+    _not_stopped(b, "voice")
+    if b.get("voice"):
+        raise hard(f"The Voice was already used in this battle: {b['voice']['text']}.", powers.RULE_VOICE)
+    voice = powers.read_voice(p.command, p.card)
+    target = next(x for x in b["sides"] if x != side)
+    if target in b["sealed"]:
+        ctx.check(False, f"{name(target)} already sealed a plan: the Voice comes before it (with an override "
+                         f"{name(target)} seal again under the Voice).", powers.RULE_VOICE)
+        state["private"][target].get("battle_plans", {}).pop(b["id"], None)
+        b["sealed"].remove(target)
+    b["voice"] = dict(voice, by="bg", target=target, **{"for": side})
+
+
+class BattleKarama(Payload):
+    type: Literal["battle.karama"]
+    battle: str = BattleId
+    faction: FactionId
+    power: Literal["prescience", "voice", "kh"]
+
+
+@action("battle.karama", BattleKarama,
+        summary=lambda p: f"Battle {p.battle}: {name(p.faction)} play a Karama against {POWER_NAME[p.power]}")
+def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
+    b = find_battle(state, p.battle)
+    present(state, p.faction)
+    owner = POWER_OWNER[p.power]
+    rule = POWER_RULE[p.power]
+    if p.faction == owner:
+        raise hard(f"A Karama cannot stop a faction's own power: {name(owner)} cannot stop their own "
+                   f"{POWER_NAME[p.power]}.", "kiss-karama")
+    side = owner if p.power == "kh" and owner in b["sides"] else power_side(state, b, owner)
+    if side is None or (p.power == "kh" and owner not in b["sides"]):
+        raise hard(f"{name(owner)} cannot use {POWER_NAME[p.power]} in this battle: there is nothing to stop.", rule)
+    _planning(b, "A battle-plan Karama", "qa-battle-karama-timing")
+    karama = b.setdefault("karama", {})
+    if p.power in karama:
+        raise hard(f"{POWER_NAME[p.power]} is already stopped in this battle.", rule)
+    used = {"prescience": b.get("prescience"), "voice": b.get("voice")}.get(p.power)
+    if used:
+        raise hard(f"{POWER_NAME[p.power]} was already used in this battle: a Karama stops it before it is used.",
+                   rule)
+    karama[p.power] = p.faction
+
+
+class BattleCapture(Payload):
+    type: Literal["battle.capture"]
+    battle: str = BattleId
+    leader: str = Field(min_length=1, max_length=60)
+    keep: bool
+
+
+@action("battle.capture", BattleCapture, faction_field=None,
+        summary=lambda p: f"Battle {p.battle}: Harkonnen {'keep' if p.keep else 'kill'} {p.leader}"
+                          + ("" if p.keep else " for 2 spice"))
+def battle_capture(ctx: Ctx, state: dict, p: BattleCapture) -> None:
+    b = find_battle(state, p.battle)
+    rule = rules.RULE_CAPTURE
+    if not ctx.is_host and ctx.actor != "harkonnen":
+        raise hard("Only the Harkonnen capture leaders.", rule)
+    if b["status"] != "applied" or not (b.get("outcome") or {}).get("capture"):
+        raise hard("A leader is captured after a battle the Harkonnen won, once its outcome is applied.", rule)
+    if b.get("captured"):
+        raise hard(f"The Harkonnen already took {b['captured']['leader']} from this battle.", rule)
+    loser = b["outcome"]["capture"]["from"]
+    fought = (b["plans"].get(loser) or {}).get("leader")
+    wanted = p.leader.strip().lower()
+    ld = next((x for x in state["factions"][loser]["leaders"] if x["name"].lower() == wanted), None)
+    if ld is None:
+        raise hard(f"{name(loser)} have no leader called {p.leader!r}.", rule)
+    if ld["status"] != "alive":
+        raise hard(f"{ld['name']} is not among {name(loser)}'s living leaders: pick another.", rule)
+    ctx.check(not ld.get("used") or ld["name"] == fought,
+              f"{ld['name']} was used in another battle this turn: the capture draws among the others.", rule)
+    if p.keep:
+        ld.update(status="captured", captured_by="harkonnen")
+    else:
+        ld.update(status="tanks", captured_by=None)
+        add_spice(state, "harkonnen", 2)
+    b["captured"] = {"leader": ld["name"], "keep": p.keep}
 
 
 __all__ = ["battles", "find_battle", "fighters", "outcome_of"]
