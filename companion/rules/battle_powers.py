@@ -127,7 +127,7 @@ def voice_problem(voice: dict, plan: dict, hand: list[str], unknown: int = 0, *,
                     RULE_VOICE)
     if unknown > 0:
         return RuleViolation(f"The Voice commands you to play {what}: if none of your unnamed cards is one, "
-                             f"say you cannot comply.", RULE_VOICE)
+                             f"you cannot comply and may override.", RULE_VOICE)
     return None
 
 

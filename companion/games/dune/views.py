@@ -221,8 +221,9 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
             it["builder"] = {
                 "leaders": leaders,
                 "cheap_hero": bool(cheap & {c.lower() for c in hand}) or unknown > 0,
-                "weapons": sorted({c for c, k in named.items() if k.is_weapon}),
-                "defenses": sorted({c for c, k in named.items() if k.is_defense}),
+                # a Worthless card may be played in either slot (and the Voice may command one)
+                "weapons": sorted({c for c, k in named.items() if k.is_weapon or k.kind == "worthless"}),
+                "defenses": sorted({c for c, k in named.items() if k.is_defense or k.kind == "worthless"}),
                 "unknown": unknown,
                 "deck_weapons": kinds(lambda c: c.is_weapon) if unknown else [],
                 "deck_defenses": kinds(lambda c: c.is_defense) if unknown else [],
@@ -230,10 +231,84 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 "starred_worth": dialing.starred_worth(f, opp),
                 "costs": [dialing.troop_cost(f, n) for n in range(21)],  # spice for 0..20 troops
                 "spice": priv["spice"],
-                "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7,
+                "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7 and not (b.get("karama") or {}).get("kh"),
                 "sealed": priv.get("battle_plans", {}).get(b["id"]),
             }
+        if b["status"] == "planning":
+            it["powers"] = _battle_powers(state, b, viewer, it.get("builder"))
+    for it in items:
+        b = it["record"]
+        if (b and b["status"] == "applied" and (b.get("outcome") or {}).get("capture") and not b.get("captured")
+                and viewer in ("harkonnen", "host")):
+            loser = b["outcome"]["capture"]["from"]
+            fought = (b["plans"].get(loser) or {}).get("leader")
+            it["capture_from"] = [ld["name"] for ld in state["factions"][loser]["leaders"]
+                                  if ld["status"] == "alive" and (not ld.get("used") or ld["name"] == fought)]
     return items
+
+
+VOICE_TYPES = (("poison weapon", "Poison weapon"), ("projectile weapon", "Projectile weapon"),
+               ("poison defense", "Poison defense"), ("projectile defense", "Projectile defense"),
+               ("worthless", "Worthless"))
+
+
+def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> dict:
+    """Prescience, Voice and the Karama against them, for one planning battle as ``viewer`` sees it:
+    the public facts for all; the question buttons for the Atreides, the answer form for the
+    side asked, the Voice buttons for the BG, the answer itself for the sides that may see it."""
+    from ...rules import battle_powers as powers
+    from ...rules import treachery as deck
+    from ...table.actions.battle import POWER_NAME, POWER_OWNER, power_side
+
+    karama = dict(b.get("karama") or {})
+    q = b.get("prescience")
+    voice = b.get("voice")
+    out: dict = {"prescience": q, "voice": voice, "karama": karama}
+    pres_side = power_side(state, b, "atreides")
+    voice_side = power_side(state, b, "bg")
+    # the answer: only for the seats that hold it (the host sees all)
+    if q and q.get("answered"):
+        holder = viewer if viewer in state["private"] else q["target"] if viewer == "host" else None
+        answer = (state["private"].get(holder) or {}).get("prescience", {}).get(b["id"]) if holder else None
+        if answer:
+            out["answer"] = dict(answer, text=powers.answer_text(answer["element"], answer["value"]))
+    if viewer == "atreides" and pres_side and not q and "prescience" not in karama:
+        out["can_ask"] = True
+        out["ask_for"] = pres_side
+    if q and not q.get("answered") and viewer == q["target"] and builder is not None:
+        sealed = builder.get("sealed")
+        out["answer_form"] = {"element": q["element"],
+                              "sealed": powers.plan_value(q["element"], sealed) if sealed else None}
+    if viewer == "bg" and voice_side and not voice and "voice" not in karama:
+        named = sorted({c.name for c in deck.cards() if (c.is_weapon or c.is_defense or c.kind == "worthless")
+                        and not c.kiss_added})
+        out["can_voice"] = {"types": VOICE_TYPES, "named": named, "target": next(x for x in b["sides"] if x != voice_side)}
+    if viewer in state["private"]:
+        stoppable = []
+        for power, owner in POWER_OWNER.items():
+            side = (owner if owner in b["sides"] else None) if power == "kh" else power_side(state, b, owner)
+            used = {"prescience": q, "voice": voice}.get(power)
+            if viewer != owner and side and power not in karama and not used:
+                stoppable.append({"power": power, "name": POWER_NAME[power]})
+        out["karama_options"] = stoppable
+    # the constraints on the viewer's own plan builder
+    if builder is not None:
+        blocked: set = set()
+        notes = []
+        if voice and voice["target"] == viewer:
+            notes.append({"text": "Voice: you must " + voice["text"] if voice["command"] == "play"
+                          else "Voice: " + voice["text"], "rule": powers.RULE_VOICE})
+            for c in builder["weapons"] + builder["defenses"] + builder["deck_weapons"] + builder["deck_defenses"]:
+                if not powers.chip_allowed(voice, c):
+                    blocked.add(c)
+        mine = (state["private"].get(viewer) or {}).get("prescience", {}).get(b["id"]) if q else None
+        if q and q["target"] == viewer and mine:
+            notes.append({"text": f"You showed the Atreides {powers.answer_text(mine['element'], mine['value'])}: "
+                                  f"your plan plays it.", "rule": powers.RULE_PRESCIENCE})
+            builder["fixed"] = {"element": mine["element"], **mine["value"]}
+        builder["blocked"] = sorted(blocked)
+        builder["notes"] = notes
+    return out
 
 
 def cards_left(seen: list, discovery: bool) -> list[str]:
