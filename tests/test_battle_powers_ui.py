@@ -80,7 +80,7 @@ def test_question_answer_and_binding_through_the_phones(client, table):
     # the Harkonnen plan builder shows the constraint and leaves only the shown weapon tappable
     h = view(phones["harkonnen"], t)
     plan = h[h.index(f'id="plan-{b}"'):]
-    assert "You showed the Atreides weapon: Chaumas" in plan
+    assert "Shown to the Atreides — weapon: Chaumas" in plan
     assert re.search(r'name="weapon" value="Chaumas" checked', plan)
     assert re.search(r'name="weapon" value="Crysknife" disabled', plan)
 

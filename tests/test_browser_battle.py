@@ -134,3 +134,106 @@ def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browse
     assert g.taps["harkonnen"] <= 7 and g.taps["atreides"] <= 7
     board_ctx.close()
     g.close()
+
+
+def test_prescience_and_voice_by_taps_then_the_harkonnen_capture(server, browser):
+    """The Atreides ask the Harkonnen for their weapon, the Harkonnen answer from their own hand, the
+    BG (allied to the Atreides) Voice the Harkonnen; the Harkonnen plan builder shows both and greys
+    what they forbid; the Atreides phone sees the answer, the BG phone and the board screen only that it
+    was answered. Then the Harkonnen win and kill a captured leader for 2 spice. Taps only."""
+    from playwright.sync_api import expect
+    g = Counted(server, browser, ["atreides", "harkonnen", "fremen", "bg"])
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    g.act(type="cards.set", faction="harkonnen", cards=["Crysknife", "Chaumas", "Baliset"])
+    g.act(type="cards.set", faction="atreides", cards=["Shield"])
+    g.act(type="alliance.form", factions=["atreides", "bg"], override=True, reason="a Nexus")
+    g.act(type="phase.set", turn=1, phase="battle")
+    A, H, BG = g.join("atreides"), g.join("harkonnen"), g.join("bg")
+    board_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    board_ctx.add_init_script(WATCH)
+    B = board_ctx.new_page()
+    B.goto(f"{server.url}/t/{g.code}/board")
+    for page in (A, H, BG):
+        page.evaluate("document.addEventListener('keydown', e => (window.__keys = (window.__keys || 0) + 1))")
+
+    g.tap_as("harkonnen", H.locator("#battles-now button[data-open-battle='Arrakeen']"))
+    bid = g.state()["battles"][0]["id"]
+    g.settle()
+
+    # Prescience: one tap to ask, one tap to answer (from the Harkonnen's own hand)
+    g.tap_as("atreides", A.locator(f"#powers-{bid} button[data-ask='weapon']"))
+    g.settle()
+    form = H.locator(f"#answer-{bid}")
+    expect(form).to_contain_text("The Atreides ask for your weapon")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.locator(f"#battle-{bid} h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.screenshot(path=str(SHOTS / "phone-prescience-answer.png"))
+    g.tap_as("harkonnen", form.locator("button[data-answer-value='Chaumas']"))
+    g.settle()
+    expect(A.locator(f"#powers-{bid} [data-answer]")).to_contain_text("weapon: Chaumas")
+    A.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    A.locator(f"#battle-{bid} h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    A.screenshot(path=str(SHOTS / "phone-prescience-asked.png"))
+    for page in (BG, B):
+        expect(page.locator(f"#powers-{bid} [data-prescience='weapon']")).to_contain_text("answered")
+        assert "weapon: Chaumas" not in page.content() and page.locator("[data-answer]").count() == 0
+
+    # Voice, one tap: the BG command their ally's opponent
+    BG.locator(f"#voice-{bid}").evaluate("e => e.scrollIntoView({block: 'start'})")
+    BG.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    BG.screenshot(path=str(SHOTS / "phone-voice.png"))
+    g.taps["bg"] = g.taps.get("bg", 0) + 1
+    g.tap(BG.locator(f"#voice-{bid} button[data-voice-cmd='not_play'][data-voice-card='projectile defense']"))
+    g.settle()
+    for page in (A, H, BG, B):
+        expect(page.locator(f"#powers-{bid} [data-voice]")).to_contain_text("do not play a projectile defense")
+    B.screenshot(path=str(SHOTS / "board-powers.png"))
+
+    # the Harkonnen builder: the shown weapon is fixed, the other weapons greyed
+    plan = H.locator(f"#plan-{bid}")
+    expect(plan.locator("[data-constraint]", has_text="Voice")).to_contain_text("do not play a projectile defense")
+    expect(plan.locator("[data-constraint]", has_text="Shown to the Atreides")).to_contain_text("weapon: Chaumas")
+    expect(plan.locator('input[name="weapon"][value="Chaumas"]')).to_be_checked()
+    expect(plan.locator('input[name="weapon"][value="Crysknife"]')).to_be_disabled()
+    H.locator(f"#plan-{bid}").evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.screenshot(path=str(SHOTS / "phone-plan-under-powers.png"))
+    g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Feyd-Rautha"), request=False)
+    g.tap_as("harkonnen", plan.locator("[data-stepper] button.n", has_text="5"), request=False)
+    g.tap_as("harkonnen", plan.locator("button[data-seal]"))
+    g.settle()
+    aplan = A.locator(f"#plan-{bid}")
+    g.tap_as("atreides", aplan.locator(".radio-chip", has_text="Duncan Idaho"), request=False)
+    g.tap_as("atreides", aplan.locator("[data-stepper] button.n", has_text="1"), request=False)
+    g.tap_as("atreides", aplan.locator("button[data-seal]"))
+    g.settle()
+    g.tap_as("atreides", A.locator(f"button[data-reveal='{bid}']"))
+    g.settle()
+    g.tap_as("atreides", A.locator(f"button[data-confirm='{bid}']"))
+    g.settle()
+    g.tap_as("harkonnen", H.locator(f"button[data-apply='{bid}']"))
+    g.settle()
+    s = g.state()
+    assert s["battles"][0]["outcome"]["winner"] == "harkonnen"
+    assert s["battles"][0]["outcome"]["capture"] == {"from": "atreides"}
+
+    # the capture: tap the leader drawn, then Kill for 2 spice
+    spice = s["factions"]["harkonnen"]["spice"]
+    box = H.locator(f"#capture-{bid}")
+    box.evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.screenshot(path=str(SHOTS / "phone-capture.png"))
+    g.tap_as("harkonnen", box.locator(".radio-chip", has_text="Gurney Halleck"), request=False)
+    g.tap_as("harkonnen", box.locator("button[data-capture='kill']"))
+    g.settle()
+    s = g.state()
+    gurney = next(ld for ld in s["factions"]["atreides"]["leaders"] if ld["name"] == "Gurney Halleck")
+    assert gurney["status"] == "tanks" and s["factions"]["harkonnen"]["spice"] == spice + 2
+    expect(B.locator(f"#outcome-{bid} [data-captured]")).to_contain_text("Gurney Halleck")
+    keys = {seat: page.evaluate("window.__keys || 0") for seat, page in (("atreides", A), ("harkonnen", H), ("bg", BG))}
+    assert keys == {"atreides": 0, "harkonnen": 0, "bg": 0}, keys
+    print(f"\nTAPS a battle with Prescience, Voice and a capture: {g.taps}; keys typed: {keys}")
+    board_ctx.close()
+    g.close()

@@ -277,6 +277,7 @@
       var form = document.getElementById(id), v = kept[id];
       if (!form) { return; }
       Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+        if (i.disabled) { return; }  // fixed by a Prescience answer or forbidden by the Voice: the server's choice stands
         if (i.type === "radio" || i.type === "checkbox") {
           if (v[i.name + "=" + i.value]) { i.checked = true; }
           else if (i.type === "checkbox") { i.checked = false; }

@@ -303,8 +303,8 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
                     blocked.add(c)
         mine = (state["private"].get(viewer) or {}).get("prescience", {}).get(b["id"]) if q else None
         if q and q["target"] == viewer and mine:
-            notes.append({"text": f"You showed the Atreides {powers.answer_text(mine['element'], mine['value'])}: "
-                                  f"your plan plays it.", "rule": powers.RULE_PRESCIENCE})
+            notes.append({"text": f"Shown to the Atreides — {powers.answer_text(mine['element'], mine['value'])}. "
+                                  f"Your plan plays it.", "rule": powers.RULE_PRESCIENCE})
             builder["fixed"] = {"element": mine["element"], **mine["value"]}
         builder["blocked"] = sorted(blocked)
         builder["notes"] = notes
