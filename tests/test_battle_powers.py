@@ -163,3 +163,41 @@ def test_one_question_per_battle_and_none_spends_it():
     assert "one element per battle" in again.message
     with pytest.raises(RuleViolation):
         bp.ask_problem(None, "traitor")
+
+
+# -- the Karama against the Sardaukar / Fedaykin bonus, and the Ecaz alliance bonus ---------------------
+
+from companion.rules.battle import outcome  # noqa: E402
+
+
+def test_karama_makes_sardaukar_count_one():
+    """KISS Emperor: "worth two normal forces in battle"; the karama list: "Prevent Emperor from using
+    Sardaukar bonus in one battle"."""
+    plans = {"emperor": {"leader": "Hasimir Fenring", "forces": 0, "starred": 3},
+             "harkonnen": {"leader": "Beast Rabban", "forces": 6}}
+    normal = outcome(plans, "emperor")
+    stopped = outcome(plans, "emperor", no_starred_bonus=["emperor"])
+    assert normal.totals["emperor"] == 6 + 6 and stopped.totals["emperor"] == 6 + 3
+    assert stopped.winner == "harkonnen" and normal.winner == "emperor"
+    assert any(x["rule"] == "karama-emperor" for x in stopped.lines)
+
+
+@pytest.mark.parametrize("ecaz_forces,bonus,kept_if_win", [(1, 1, 0), (4, 2, 2), (5, 3, 2)])
+def test_ecaz_adds_half_rounded_up_and_keeps_half_rounded_down(ecaz_forces, bonus, kept_if_win):
+    """KISS Ecaz Occupy: only the ally's forces are dialed, half the Ecaz forces there rounded up are
+    added to the dial free; if their side wins, half the Ecaz forces rounded down stay."""
+    win = outcome({"atreides": {"leader": "Duncan Idaho", "forces": 4}, "harkonnen": {"leader": "Umman Kudu"}},
+                  "harkonnen", ecaz={"ally": "atreides", "forces": ecaz_forces})
+    assert win.totals["atreides"] == 2 + 4 + bonus and win.spice_paid["atreides"] == 2  # the bonus costs nothing
+    assert win.winner == "atreides" and win.forces_lost["ecaz"] == {"forces": ecaz_forces - kept_if_win, "starred": 0}
+    lose = outcome({"atreides": {"leader": "Duncan Idaho"}, "harkonnen": {"leader": "Feyd-Rautha", "forces": 9}},
+                   "harkonnen", ecaz={"ally": "atreides", "forces": ecaz_forces})
+    assert lose.winner == "harkonnen" and lose.forces_lost["ecaz"] == {"forces": ecaz_forces, "starred": 0}
+    assert any(x["rule"] == "ecaz-occupy" for x in lose.lines)
+
+
+def test_ecaz_bonus_counts_toward_the_cap_of_20():
+    with pytest.raises(RuleViolation) as e:
+        outcome({"atreides": {"leader": "Duncan Idaho", "forces": 18}, "harkonnen": {"leader": "Umman Kudu"}},
+                "harkonnen", ecaz={"ally": "atreides", "forces": 6})
+    assert e.value.rule == "kiss-simple-dialing"

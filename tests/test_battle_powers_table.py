@@ -277,3 +277,48 @@ def test_a_kept_leader_fights_once_for_the_harkonnen_and_goes_home(client, arrak
     gurney = next(ld for ld in host_state(client, t)["factions"]["atreides"]["leaders"]
                   if ld["name"] == "Gurney Halleck")
     assert gurney["status"] == "alive" and gurney["captured_by"] is None
+
+
+# -- the starred-force Karama and the Ecaz alliance bonus, reachable from the table --------------------
+
+@pytest.fixture()
+def four(client):
+    t = create_table(client, ["atreides", "harkonnen", "emperor", "ecaz"])
+    ok(client, t, type="forces.place", faction="emperor", territory="Carthag", starred=3, override=True,
+       reason="test")
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    ok(client, t, type="forces.place", faction="ecaz", territory="Arrakeen", forces=3, override=True, reason="test")
+    ok(client, t, type="alliance.form", factions=["atreides", "ecaz"], override=True, reason="a Nexus")
+    set_phase(client, t, "battle")
+    return t
+
+
+def test_karama_stops_the_sardaukar_bonus_in_one_battle(client, four):
+    t = four
+    bid = open_battle(client, t, "emperor", "harkonnen", "Carthag")
+    refused(client, t, "emperor", "kiss-karama", "own", type="battle.karama", battle=bid, faction="emperor",
+            power="sardaukar")
+    refused(client, t, "atreides", "karama-fremen", "nothing to stop", type="battle.karama", battle=bid,
+            faction="atreides", power="fedaykin")
+    ok(client, t, "atreides", type="battle.karama", battle=bid, faction="atreides", power="sardaukar")
+    ok(client, t, "emperor", type="battle.plan", battle=bid, faction="emperor", leader="Hasimir Fenring", starred=3)
+    ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Beast Rabban", forces=6)
+    s = ok(client, t, "emperor", type="battle.reveal", battle=bid)
+    o = ok(client, t, type="battle.apply", battle=bid)["battles"][0]["outcome"]
+    assert o["totals"] == {"emperor": 9, "harkonnen": 10} and o["winner"] == "harkonnen"
+    assert battle(s, bid)["karama"] == {"sardaukar": "atreides"}
+
+
+def test_ecaz_forces_add_to_their_allys_dial_and_share_the_losses(client, four):
+    t = four
+    bid = open_battle(client, t, "harkonnen", "atreides", "Arrakeen")
+    ok(client, t, "atreides", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=4)
+    ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Umman Kudu", forces=6)
+    ok(client, t, "atreides", type="battle.reveal", battle=bid)
+    o = ok(client, t, type="battle.apply", battle=bid)["battles"][0]["outcome"]
+    # Atreides 2 + 4 + 2 (half of 3 Ecaz, rounded up) = 8 against 1 + 6 = 7
+    assert o["totals"] == {"harkonnen": 7, "atreides": 8} and o["winner"] == "atreides"
+    assert o["forces_lost"]["ecaz"] == {"forces": 2, "starred": 0}
+    h = host_state(client, t)
+    assert h["board"]["territories"]["Arrakeen"]["forces"]["ecaz"]["forces"] == 1
+    assert h["factions"]["ecaz"]["tanks"]["forces"] == 2

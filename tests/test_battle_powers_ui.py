@@ -129,3 +129,22 @@ def test_karama_buttons_stop_the_powers(client, table, seat):
     post(phones[seat], t, type="battle.karama", battle=b, faction=seat, power="voice")
     assert 'data-voice-card=' not in view(phones["bg"], t)
     assert "played a Karama: no Voice in this battle" in board(client, t)
+
+
+def test_the_ecaz_bonus_and_the_sardaukar_karama_reach_the_phones(client, app):
+    t = create_table(client, ["atreides", "harkonnen", "emperor", "ecaz"])
+    ok(client, t, type="forces.place", faction="emperor", territory="Arrakeen", starred=2, override=True, reason="t")
+    ok(client, t, type="forces.place", faction="ecaz", territory="Arrakeen", forces=3, override=True, reason="t")
+    ok(client, t, type="alliance.form", factions=["atreides", "ecaz"], override=True, reason="a Nexus")
+    set_phase(client, t, "battle")
+    ok(client, t, "emperor", type="battle.open", territory="Arrakeen", aggressor="emperor", opponent="atreides")
+    phones = {f: join_seat(app, t.code, f) for f in ("atreides", "emperor")}
+    a = view(phones["atreides"], t)
+    plan = a[a.index('id="plan-'):]
+    assert 'data-bonus="2"' in plan and "Ecaz add 2 free" in plan
+    assert 'data-karama-power="sardaukar"' in a
+    e = view(phones["emperor"], t)
+    assert "2★ worth 2 each" in e and 'data-karama-power="sardaukar"' not in e
+    post(phones["atreides"], t, type="battle.karama", battle=bid(client, t), faction="atreides", power="sardaukar")
+    e = view(phones["emperor"], t)
+    assert "2★ worth 1 each" in e and "no Sardaukar bonus in this battle" in e

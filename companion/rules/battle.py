@@ -68,6 +68,8 @@ class Plan:
     defense: str | None = None
     defense_kind: str | None = None
     spice: int | None = None      # what the faction has, when given: the dial must be payable
+    starred_worth: int | None = None  # 1 when a Karama stops the Sardaukar/Fedaykin bonus in this battle
+    bonus: int = 0                # free strength on the dial: the Ecaz alliance bonus (``ecaz-occupy``)
 
     @property
     def has_fighter(self) -> bool:
@@ -179,7 +181,8 @@ def read_plan(fid: str, raw: object) -> Plan:
 def _strength(plan: Plan, opponent: str) -> int:
     if plan.starred and dialing.starred_info(plan.faction) is None:
         raise hard(f"{faction_name(plan.faction)} has no starred forces to dial.", RULE_DIAL)
-    return plan.forces + plan.starred * dialing.starred_worth(plan.faction, opponent)
+    worth = plan.starred_worth if plan.starred_worth is not None else dialing.starred_worth(plan.faction, opponent)
+    return plan.forces + plan.starred * worth + plan.bonus
 
 
 def check_dial(plan: Plan, opponent: str, present: dict | None) -> tuple[int, int]:
@@ -221,12 +224,46 @@ def _fighter_name(plan: Plan) -> str:
 
 # -- the outcome ---------------------------------------------------------------------------------
 
+RULE_ECAZ = "ecaz-occupy"
+STARRED_KARAMA = {"emperor": "karama-emperor", "fremen": "karama-fremen"}
+
+
 def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traitors=(), kh: bool = False,
-            forces_present: dict | None = None) -> Outcome:
+            forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None) -> Outcome:
     """What follows from two revealed plans. ``plans`` maps the two faction ids to their plans in
     the JSON shape of ``POST /api/battle/outcome``; ``forces_present`` (optional) maps a faction
     to ``{"forces", "starred"}`` in the territory, used to check the dial and to count the loser's
-    losses. Raises a hard RuleViolation for an impossible plan."""
+    losses. ``no_starred_bonus``: the factions whose Sardaukar/Fedaykin bonus a Karama stopped in
+    this battle (their starred forces count 1). ``ecaz``: ``{"ally": F, "forces": n}`` when Ecaz's
+    ally fights with n Ecaz forces in the territory (``ecaz-occupy``): half of them, rounded up,
+    are added to the ally's dial for free (within the cap of 20); if the side loses, the Ecaz forces
+    there are lost; if it wins, half of them (rounded down) stay and the rest go to the tanks.
+    *Reading:* when Ecaz's ally wins by a traitor call, its side loses nothing, Ecaz included.
+    Raises a hard RuleViolation for an impossible plan."""
+    stopped = [dialing.faction_id(f) for f in no_starred_bonus or ()]
+    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz)
+    if ecaz:
+        _ecaz_losses(out, ecaz)
+    return out
+
+
+def _ecaz_losses(out: Outcome, ecaz: dict) -> None:
+    n, ally = ecaz["forces"], ecaz["ally"]
+    if not n:
+        return
+    if out.winner == ally and ally in out.traitors:
+        lost = 0
+    elif out.winner == ally:
+        lost = n - n // 2
+        out.say(f"Ecaz keep {n // 2} of their {n} forces in the territory (half, rounded down); "
+                f"{lost} go to the tanks.", RULE_ECAZ)
+    else:
+        lost = n
+        out.say(f"Ecaz lose their {n} forces in the territory with their ally.", RULE_ECAZ)
+    out.forces_lost["ecaz"] = {"forces": lost, "starred": 0}
+
+
+def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz) -> Outcome:
     if not isinstance(plans, dict) or len(plans) != 2:
         raise hard("A battle has exactly two sides: give two battle plans.", RULE_BATTLE)
     sides = [dialing.faction_id(f) for f in plans]
@@ -247,6 +284,15 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
         present[fid] = v
     p = {f: read_plan(f, raw[f]) for f in sides}
     other = {sides[0]: sides[1], sides[1]: sides[0]}
+    for f in stopped:
+        if f in p and dialing.starred_info(f):
+            p[f].starred_worth = 1
+    if ecaz:
+        ally = dialing.faction_id(ecaz.get("ally"), "Ecaz ally")
+        if ally not in sides or ally == "ecaz" or "ecaz" in sides:
+            raise hard("The Ecaz alliance bonus goes to Ecaz's ally when it is one of the two sides.", RULE_ECAZ)
+        ecaz = {"ally": ally, "forces": _count(ecaz.get("forces"), "Ecaz forces", RULE_ECAZ)}
+        p[ally].bonus = dialing.ecaz_bonus(ecaz["forces"])
     zoal = [f for f in sides if p[f].leader is not None and p[f].leader_strength is None]
     for f in zoal:  # two Zoals cannot meet: only the Tleilaxu have him
         p[f].leader_strength = p[other[f]].leader_strength or 0
@@ -275,6 +321,13 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
 
     out = Outcome(territory, aggressor, traitors=callers)
     out.say(f"{faction_name(aggressor)} is the aggressor: a tie goes to {faction_name(aggressor)}.", RULE_TIE)
+    for f in stopped:
+        if f in p and p[f].starred:
+            out.say(f"A Karama stops the {dialing.starred_info(f)['name']} bonus in this battle: each counts 1.",
+                    STARRED_KARAMA.get(f, RULE_DIAL))
+    if ecaz and p[ecaz["ally"]].bonus:
+        out.say(f"Ecaz add {p[ecaz['ally']].bonus} to {_poss(ecaz['ally'])} dial for free (half their "
+                f"{ecaz['forces']} forces there, rounded up).", RULE_ECAZ)
     for f in zoal:
         out.say(f"{p[f].leader} takes the strength of the leader he faces: {p[f].leader_strength}.",
                 "tleilaxu-at-start")

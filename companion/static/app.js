@@ -226,7 +226,8 @@
     var worth = parseInt(form.getAttribute("data-worth") || "1", 10);
     var spice = parseInt(form.getAttribute("data-spice") || "0", 10);
     var forces = num(form, "forces"), starred = num(form, "starred");
-    var troops = forces + starred, dial = forces + starred * worth;
+    var bonus = parseInt(form.getAttribute("data-bonus") || "0", 10) || 0;  // the Ecaz alliance bonus
+    var troops = forces + starred, dial = forces + starred * worth + bonus;
     var cost = troops < costs.length ? costs[troops] : costs[costs.length - 1] + troops - costs.length + 1;
     var f = form.querySelector('input[name="fighter"]:checked');
     var leader = f ? (parseInt(f.getAttribute("data-strength") || "0", 10) || 0) : 0;

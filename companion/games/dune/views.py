@@ -160,7 +160,7 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
     battler its own plan builder (its own hand, leaders and dial only: nothing of the other side)."""
     from ...rules import dialing
     from ...rules import treachery as deck
-    from ...table.actions.battle import fighters, outcome_of
+    from ...table.actions.battle import ecaz_help, fighters, outcome_of, stopped_starred
 
     items: list[dict] = []
     seen: set[str] = set()
@@ -217,6 +217,7 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 except Exception:
                     continue
             here = fighters(state, b["territory"]).get(f, {"forces": 0, "starred": 0})
+            helped = ecaz_help(state, b)
             kinds = lambda pred: sorted({c.name for c in deck.cards() if pred(c)})  # noqa: E731
             it["builder"] = {
                 "leaders": leaders,
@@ -228,7 +229,8 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 "deck_weapons": kinds(lambda c: c.is_weapon) if unknown else [],
                 "deck_defenses": kinds(lambda c: c.is_defense) if unknown else [],
                 "forces": here["forces"], "starred": here["starred"],
-                "starred_worth": dialing.starred_worth(f, opp),
+                "starred_worth": 1 if f in stopped_starred(b) else dialing.starred_worth(f, opp),
+                "bonus": dialing.ecaz_bonus(helped["forces"]) if helped and helped["ally"] == f else 0,
                 "costs": [dialing.troop_cost(f, n) for n in range(21)],  # spice for 0..20 troops
                 "spice": priv["spice"],
                 "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7 and not (b.get("karama") or {}).get("kh"),
@@ -258,7 +260,7 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     side asked, the Voice buttons for the BG, the answer itself for the sides that may see it."""
     from ...rules import battle_powers as powers
     from ...rules import treachery as deck
-    from ...table.actions.battle import POWER_NAME, POWER_OWNER, power_side
+    from ...table.actions.battle import OWN_SIDE_ONLY, POWER_NAME, POWER_OWNER, power_side
 
     karama = dict(b.get("karama") or {})
     q = b.get("prescience")
@@ -286,7 +288,7 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     if viewer in state["private"]:
         stoppable = []
         for power, owner in POWER_OWNER.items():
-            side = (owner if owner in b["sides"] else None) if power == "kh" else power_side(state, b, owner)
+            side = (owner if owner in b["sides"] else None) if power in OWN_SIDE_ONLY else power_side(state, b, owner)
             used = {"prescience": q, "voice": voice}.get(power)
             if viewer != owner and side and power not in karama and not used:
                 stoppable.append({"power": power, "name": POWER_NAME[power]})

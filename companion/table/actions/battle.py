@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import Field
 
 from ...rules import battle as rules
+from ...rules import dialing
 from ...rules import battle_powers as powers
 from ...rules.board import POLAR_SINK
 from ...rules.errors import hard
@@ -163,6 +164,11 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
             raw["leader_strength"] = strength
     plan = rules.read_plan(p.faction, raw)
     plan.spice = state["private"][p.faction]["spice"]
+    if p.faction in stopped_starred(b):
+        plan.starred_worth = 1
+    helped = ecaz_help(state, b)
+    if helped and helped["ally"] == p.faction:
+        plan.bonus = dialing.ecaz_bonus(helped["forces"])
     here = fighters(state, b["territory"]).get(p.faction, {"forces": 0, "starred": 0})
     rules.check_dial(plan, opponent, here)
     _check_cards(ctx, state, p.faction, plan)
@@ -259,12 +265,27 @@ def battle_confirm(ctx: Ctx, state: dict, p: BattleConfirm) -> None:
         b["confirmed"].append(p.faction)
 
 
+def stopped_starred(b: dict) -> list[str]:
+    """The factions whose starred-force bonus a Karama stopped in this battle."""
+    return [POWER_OWNER[k] for k in ("sardaukar", "fedaykin") if k in (b.get("karama") or {})]
+
+
+def ecaz_help(state: dict, b: dict) -> dict | None:
+    """``{"ally", "forces"}`` when Ecaz's ally is a side and Ecaz forces stand in the territory."""
+    ally = state["alliances"].get("ecaz")
+    if not ally or ally not in b["sides"] or "ecaz" in b["sides"]:
+        return None
+    n = fighters(state, b["territory"]).get("ecaz", {}).get("forces", 0)
+    return {"ally": ally, "forces": n} if n else None
+
+
 def outcome_of(state: dict, b: dict) -> rules.Outcome:
     """The outcome the rules give for a revealed battle, from the table's forces present."""
     present_ = fighters(state, b["territory"])
     return rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
                          kh=b["kh"], forces_present={f: present_.get(f, {"forces": 0, "starred": 0})
-                                                     for f in b["sides"]})
+                                                     for f in b["sides"]},
+                         no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b))
 
 
 class Adjust(Payload):
@@ -371,9 +392,13 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
 
 # -- battle powers: Prescience, Voice, the Karama that stops them, the Harkonnen capture -------------
 
-POWER_OWNER = {"prescience": "atreides", "voice": "bg", "kh": "atreides"}
-POWER_NAME = {"prescience": "Prescience", "voice": "Voice", "kh": "the Kwisatz Haderach"}
-POWER_RULE = {"prescience": "karama-atreides", "voice": "karama-bg", "kh": "karama-atreides"}
+POWER_OWNER = {"prescience": "atreides", "voice": "bg", "kh": "atreides", "sardaukar": "emperor",
+               "fedaykin": "fremen"}
+POWER_NAME = {"prescience": "Prescience", "voice": "Voice", "kh": "the Kwisatz Haderach",
+              "sardaukar": "the Sardaukar bonus", "fedaykin": "the Fedaykin bonus"}
+POWER_RULE = {"prescience": "karama-atreides", "voice": "karama-bg", "kh": "karama-atreides",
+              "sardaukar": "karama-emperor", "fedaykin": "karama-fremen"}
+OWN_SIDE_ONLY = ("kh", "sardaukar", "fedaykin")  # powers used only in the owner's own battle
 
 
 def _not_stopped(b: dict, power: str) -> None:
@@ -568,7 +593,7 @@ class BattleKarama(Payload):
     type: Literal["battle.karama"]
     battle: str = BattleId
     faction: FactionId
-    power: Literal["prescience", "voice", "kh"]
+    power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin"]
 
 
 @action("battle.karama", BattleKarama,
@@ -581,8 +606,8 @@ def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
     if p.faction == owner:
         raise hard(f"A Karama cannot stop a faction's own power: {name(owner)} cannot stop their own "
                    f"{POWER_NAME[p.power]}.", "kiss-karama")
-    side = owner if p.power == "kh" and owner in b["sides"] else power_side(state, b, owner)
-    if side is None or (p.power == "kh" and owner not in b["sides"]):
+    side = (owner if owner in b["sides"] else None) if p.power in OWN_SIDE_ONLY else power_side(state, b, owner)
+    if side is None:
         raise hard(f"{name(owner)} cannot use {POWER_NAME[p.power]} in this battle: there is nothing to stop.", rule)
     _planning(b, "A battle-plan Karama", "qa-battle-karama-timing")
     karama = b.setdefault("karama", {})
