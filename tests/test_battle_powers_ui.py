@@ -148,3 +148,19 @@ def test_the_ecaz_bonus_and_the_sardaukar_karama_reach_the_phones(client, app):
     post(phones["atreides"], t, type="battle.karama", battle=bid(client, t), faction="atreides", power="sardaukar")
     e = view(phones["emperor"], t)
     assert "2★ worth 1 each" in e and "no Sardaukar bonus in this battle" in e
+
+
+def test_a_dial_question_gets_steppers_and_then_fixes_the_dial(client, table):
+    t, phones = table
+    b = bid(client, t)
+    post(phones["atreides"], t, type="battle.prescience", battle=b, faction="atreides", element="dial")
+    h = view(phones["harkonnen"], t)
+    form = h[h.index(f'id="answer-{b}"'):]
+    form = form[:form.index("</form>")]
+    assert "data-stepper" in form and "Show my dial" in form
+    post(phones["harkonnen"], t, type="battle.answer", battle=b, faction="harkonnen", forces="4", starred="0")
+    assert "dial 4" in view(phones["atreides"], t) and "dial 4" not in view(phones["fremen"], t)
+    h = view(phones["harkonnen"], t)
+    plan = h[h.index(f'id="plan-{b}"'):]
+    assert 'name="forces" value="4"' in plan and "(shown to the Atreides)" in plan
+    assert 'data-step="1"' not in plan[:plan.index("Weapon")]  # no dial stepper to change it
