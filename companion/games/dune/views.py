@@ -130,14 +130,16 @@ def turn_info(state: dict, viewer: str) -> dict:
 
 def treachery_deck(state: dict) -> dict:
     """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
-    in the discard pile) and the public discard pile, named cards."""
+    in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have
+    joined and how many reshuffles there were."""
     from ...rules import treachery
-    tr = state.get("treachery") or {}
-    total = treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added")))
+    from ...table.actions.core import cache_out, draw_pile
+    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
     in_hands = sum(f["hand_size"] for f in state["factions"].values())
     discard = list(tr.get("discard", []))
-    return {"total": total, "in_hands": in_hands, "discard": discard,
-            "draw": max(0, total - in_hands - len(discard))}
+    return {"total": treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added"))) + cache_out(state),
+            "in_hands": in_hands, "discard": discard, "draw": draw_pile(state),
+            "kiss_added": bool(tr.get("kiss_added")), "reshuffles": tr.get("reshuffles", 0), "last": tr.get("last")}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:

@@ -291,6 +291,145 @@ def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
     state["factions"][p.faction]["hand_size"] = len(p.cards)
 
 
+# -- the Treachery deck: draws, reshuffles, discards ------------------------------------------
+
+def treachery_record(state: dict) -> dict:
+    """The public Treachery record (discard pile, KISS cards added, reshuffles), made on first use."""
+    from ...rules import treachery
+    tr = state.get("treachery")
+    if tr is None:
+        tr = state["treachery"] = treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    tr.setdefault("discard", [])
+    tr.setdefault("kiss_added", False)
+    tr.setdefault("reshuffles", 0)
+    return tr
+
+
+def cache_out(state: dict) -> int:
+    """Richese cache cards that left the cache (the add-on): they join the ordinary cards for good."""
+    if "richese" not in state["factions"]:
+        return 0
+    return len(faction("richese").get("cache", [])) - len(state["factions"]["richese"].get("cache", []))
+
+
+def draw_pile(state: dict) -> int:
+    """Cards left in the Treachery deck (the game's cards less those in hands and discarded)."""
+    from ...rules import treachery
+    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    return treachery.draw_count(bool(tr.get("kiss_added")), sum(f["hand_size"] for f in state["factions"].values()),
+                                len(tr.get("discard", [])), cache_out(state))
+
+
+def reshuffle(state: dict) -> str:
+    """Shuffle the discard pile into the deck (the first time with the 5 KISS cards): the public
+    sentence for the history."""
+    from ...rules import treachery
+    record, text = treachery.reshuffled(treachery_record(state))
+    record["last"] = {"turn": state["turn"], "phase": state["phase"]}
+    state["treachery"] = record
+    return text
+
+
+def draw_cards(ctx: Ctx, state: dict, f: str, n: int) -> list[str]:
+    """``n`` cards from the top of the deck into ``f``'s hand, unnamed (its phone then offers to
+    name them). An empty deck is first refilled from the discard pile. Returns the public notes
+    (reshuffles) for the history line."""
+    from ...rules import treachery
+    notes = []
+    for _ in range(n):
+        if draw_pile(state) <= 0:
+            if treachery_record(state)["discard"] or not treachery_record(state)["kiss_added"]:
+                notes.append(reshuffle(state))
+            ctx.check(draw_pile(state) > 0, "The Treachery deck and its discard pile are empty: there is no card "
+                                            "to draw.", treachery.RULE)
+        state["factions"][f]["hand_size"] += 1
+        mine = state["private"][f]
+        mine["to_name"] = mine.get("to_name", 0) + 1
+    return notes
+
+
+def card_name(state: dict, text: str) -> str:
+    """The printed name of a Treachery card (any case or slug), or of a Richese cache card."""
+    from ...rules import treachery
+    if "richese" in state["factions"]:
+        for c in faction("richese").get("cache", []):
+            if c.lower() == text.strip().lower() or treachery.slug(c) == treachery.slug(text):
+                return c
+    return treachery.card(text).name
+
+
+def discard_card(ctx: Ctx, state: dict, f: str, card: str, rule: str | None = None, *, strict: bool = True) -> str | None:
+    """One card from ``f``'s hand face up onto the discard pile: the named card if the hand
+    holds it, else one of its unnamed cards (named now, since discards are public). ``strict``:
+    a hand without it is a hard refusal; otherwise an overridable one (the entry that plays the
+    card is then recorded without a discard). Returns the printed name, or None."""
+    from ...rules import treachery
+    rule = rule or treachery.RULE
+    printed = card_name(state, card)
+    hand = state["private"][f].setdefault("cards", [])
+    pub = state["factions"][f]
+    match = next((h for h in hand if h.lower() == printed.lower()), None)
+    if match is None and pub["hand_size"] <= len(hand):
+        msg = (f"{name(f)} hold no {printed} (and no unnamed card): correct the hand first (My cards)."
+               if hand else f"{name(f)} hold no cards to discard.")
+        if strict:
+            raise hard(msg, rule)
+        ctx.check(False, msg, rule)
+        return None
+    tr = treachery_record(state)
+    if "richese" not in state["factions"] or printed not in faction("richese").get("cache", []):
+        c = treachery.card(printed)
+        face_up = sum(1 for x in tr["discard"] if x.lower() == printed.lower())
+        ctx.check(face_up < c.count, f"{'The only' if c.count == 1 else f'All {c.count}'} {printed} "
+                                     f"{'is' if c.count == 1 else 'are'} already in the discard pile.", treachery.RULE)
+    if match is not None:
+        hand.remove(match)
+        printed = match
+    pub["hand_size"] -= 1
+    tr["discard"].append(printed)
+    mine = state["private"][f]
+    if mine.get("to_name"):
+        mine["to_name"] = min(mine["to_name"], pub["hand_size"] - len(hand))
+    return printed
+
+
+def play_karama(ctx: Ctx, state: dict, f: str, rule: str = "kiss-karama") -> str | None:
+    """A Karama card played by ``f``: discard one (a named Karama, else an unnamed card)."""
+    from ...rules import treachery
+    hand = state["private"][f].get("cards", [])
+    held = next((h for h in hand if treachery.is_karama(h)), "Karama")
+    return discard_card(ctx, state, f, held, rule, strict=False)
+
+
+class CardsDiscard(Payload):
+    type: Literal["cards.discard"]
+    faction: FactionId
+    card: Name
+
+
+@action("cards.discard", CardsDiscard, summary=lambda p: f"{name(p.faction)} discard {p.card}")
+def cards_discard(ctx: Ctx, state: dict, p: CardsDiscard) -> None:
+    """A card goes face up from the hand to the discard pile (public: discards are face up)."""
+    f = present(state, p.faction)
+    printed = discard_card(ctx, state, f, p.card)
+    ctx.summary = f"{name(f)} discard {printed}"
+
+
+class TreacheryReshuffle(Payload):
+    type: Literal["treachery.reshuffle"]
+
+
+@action("treachery.reshuffle", TreacheryReshuffle, faction_field=None,
+        summary=lambda p: "the Treachery discard pile is shuffled into a new deck")
+def treachery_reshuffle(ctx: Ctx, state: dict, p: TreacheryReshuffle) -> None:
+    from ...rules import treachery
+    left = draw_pile(state)
+    ctx.check(left == 0, f"The Treachery deck still has {left} card{'s' if left != 1 else ''} to draw: it is "
+                         f"reshuffled only when it runs out.", treachery.RULE)
+    text = reshuffle(state)
+    ctx.summary = text[0].upper() + text[1:]
+
+
 # -- alliances -------------------------------------------------------------------------------
 
 class AllianceEntry(Payload):
