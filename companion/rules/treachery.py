@@ -126,6 +126,12 @@ def reshuffled(record: dict) -> tuple[dict, str]:
     return out, text
 
 
+def kind_of(name: str) -> str | None:
+    """The kind of the card called ``name``, or None for a name outside the deck."""
+    found = _index().get(name.strip().lower()) or _index().get(slug(name))
+    return found.kind if found else None
+
+
 def is_karama(name: str) -> bool:
     return name.lower().startswith("karama")
 

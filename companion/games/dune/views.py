@@ -113,6 +113,7 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
     info["treachery_deck"] = treachery_deck(state)
+    info["name_card"] = name_card_prompt(state, viewer)
     if phase == "battle" or any(b.get("status") == "revealed" for b in state.get("battles", [])):
         info["battles_implied"] = implied_battles_view(state, board)
         info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
@@ -140,6 +141,22 @@ def treachery_deck(state: dict) -> dict:
     return {"total": treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added"))) + cache_out(state),
             "in_hands": in_hands, "discard": discard, "draw": draw_pile(state),
             "kiss_added": bool(tr.get("kiss_added")), "reshuffles": tr.get("reshuffles", 0), "last": tr.get("last")}
+
+
+def name_card_prompt(state: dict, viewer: str) -> dict | None:
+    """For a faction's own phone only: the cards it got and has not named yet ("Name the card
+    you got"), with every name it could be, grouped by kind. None for other seats, the host and
+    the board screen, and when nothing waits to be named."""
+    from ...rules import treachery
+    mine = state["private"].get(viewer)
+    if not mine or not mine.get("to_name"):
+        return None
+    held = mine.get("cards", [])
+    n = min(mine["to_name"], state["factions"][viewer]["hand_size"] - len(held))
+    if n <= 0:
+        return None
+    tr = state.get("treachery") or treachery.initial_record()
+    return {"count": n, "groups": treachery.name_choices(list(tr.get("discard", [])), held, bool(tr.get("kiss_added")))}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:

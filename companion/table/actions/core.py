@@ -377,7 +377,8 @@ def discard_card(ctx: Ctx, state: dict, f: str, card: str, rule: str | None = No
         ctx.check(False, msg, rule)
         return None
     tr = treachery_record(state)
-    if "richese" not in state["factions"] or printed not in faction("richese").get("cache", []):
+    # an entry that plays the card (strict=False) records the play even then: the table saw the card
+    if strict and ("richese" not in state["factions"] or printed not in faction("richese").get("cache", [])):
         c = treachery.card(printed)
         face_up = sum(1 for x in tr["discard"] if x.lower() == printed.lower())
         ctx.check(face_up < c.count, f"{'The only' if c.count == 1 else f'All {c.count}'} {printed} "
@@ -755,16 +756,52 @@ def rule_show(ctx: Ctx, state: dict, p: RuleShow) -> None:
 class KaramaSpecial(Payload):
     type: Literal["karama.special", "karama.worthless"]
     faction: FactionId
+    card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
+
+
+def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
+    """A Worthless card played by ``f`` (the Bene Gesserit's Karama): the one named in the entry,
+    else a named Worthless card of the hand, else an unnamed card, face up as "Worthless card"."""
+    from ...rules import treachery
+    if card:
+        c = treachery.card(card)
+        if c.kind != "worthless":
+            raise hard(f"{c.name} is not a Worthless card.", "bg-special-karama")
+        return discard_card(ctx, state, f, c.name, "bg-special-karama", strict=False)
+    hand = state["private"][f].setdefault("cards", [])
+    named = next((h for h in hand if treachery.kind_of(h) == "worthless"), None)
+    if named:
+        return discard_card(ctx, state, f, named, "bg-special-karama", strict=False)
+    if state["factions"][f]["hand_size"] <= len(hand):
+        ctx.check(False, f"{name(f)} hold no Worthless card (and no unnamed card): correct the hand first (My cards).",
+                  "bg-special-karama")
+        return None
+    state["factions"][f]["hand_size"] -= 1
+    treachery_record(state)["discard"].append("Worthless card")
+    return "Worthless card"
 
 
 @action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
+    the card goes face up to the discard pile."""
+    from ...rules import treachery
     present(state, p.faction)
     # the Bene Gesserit's Special Karama IS the Worthless-as-Karama play: either one uses it
     mine = state["factions"][p.faction]
     if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
     state["factions"][p.faction]["special_karama_used"] = True
+    if p.faction == "bg":
+        played = play_worthless(ctx, state, "bg", p.card)
+    elif p.card:
+        if not treachery.is_karama(treachery.card(p.card).name):
+            raise hard(f"A Special Karama is played with a Karama card, not {treachery.card(p.card).name}.", "kiss-karama")
+        played = discard_card(ctx, state, p.faction, p.card, "kiss-karama", strict=False)
+    else:
+        played = play_karama(ctx, state, p.faction)
+    if played:
+        ctx.summary = f"{name(p.faction)} play their Special Karama ({played} discarded)"
 
 
 @action("karama.worthless", KaramaSpecial, summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
@@ -775,6 +812,9 @@ def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     if state["factions"]["bg"]["worthless_karama_used"] or state["factions"]["bg"]["special_karama_used"]:
         raise hard("The Bene Gesserit have already played a Worthless card as Karama this game.", "bg-special-karama")
     state["factions"]["bg"]["worthless_karama_used"] = True
+    played = play_worthless(ctx, state, "bg", p.card)
+    if played:
+        ctx.summary = f"Bene Gesserit play {played} as Karama"
 
 
 __all__ = ["add_spice", "present", "resolve_piece", "start_phase", "stack"]

@@ -16,7 +16,7 @@ from ...rules.occupancy import check_destination_occupancy, in_storm
 from ...rules.phases import next_phase, phase_name, storm_order
 from ..state import occupants
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, draw_cards, name, play_karama, present, resolve_place, treachery_record
+from .core import add_spice, discard_card, draw_cards, name, play_karama, present, resolve_place, treachery_record
 from .moves import position
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -157,6 +157,7 @@ class StormMove(Payload):
     sectors: int = Field(ge=0, le=40)
     adjust: int = Field(default=0, ge=-1, le=1)  # Ecological Testing Station
     weather_control: bool = False  # a Weather Control play: ``sectors`` (0-10) replaces the storm's move
+    faction: FactionId | None = None  # who played Weather Control: the card goes to the discard pile
 
 
 def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> storm.StormPreview:
@@ -173,6 +174,13 @@ def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
     pending = state.get("storm_pending")
     if p.weather_control:
         ctx.rules(storm.storm_move, 0, p.adjust, p.sectors)
+        if p.faction:
+            present(state, p.faction)
+            if not (ctx.is_host or ctx.actor == p.faction):
+                raise hard(f"Only {name(p.faction)} (or the host) can say {name(p.faction)} played Weather Control.",
+                           "base-storm")
+            if discard_card(ctx, state, p.faction, "Weather Control", "base-storm", strict=False):
+                ctx.summary = f"storm moves {p.sectors + p.adjust} sectors (Weather Control, {name(p.faction)})"
     elif pending:
         ctx.check(pending["sectors"] == p.sectors,
                   f"The storm should move {pending['sectors']} sectors ({pending['source']}), not {p.sectors}.",
