@@ -299,3 +299,46 @@ def test_treachery_card_stash_gives_an_unnamed_card_to_name(client, app):
     phone = join_seat(app, t.code, "harkonnen")
     assert prompt(view(phone, t)) is not None
     assert prompt(view(join_seat(app, t.code, "atreides"), t)) is None
+
+
+def test_robbery_takes_the_top_card_even_into_a_full_hand(client):
+    t = create_table(client, ["atreides", "moritani", "ecaz"])
+    set_phase(client, t, "mentat_pause")
+    ok(client, t, "moritani", type="terror.place", faction="moritani", territory="Arrakeen", token="Robbery")
+    ok(client, t, "moritani", type="terror.place", faction="moritani", territory="Carthag", token="Sabotage")
+    limit = host_state(client, t)["factions"]["moritani"]["hand_limit"]
+    ok(client, t, type="hand.set", faction="moritani", size=limit)
+    refused(client, t, "moritani", "moritani-terror-tokens", "Only Robbery", type="terror.reveal", faction="moritani",
+            territory="Carthag", take_card=True)
+    s = ok(client, t, "moritani", type="terror.reveal", faction="moritani", territory="Arrakeen", take_card=True)
+    assert s["factions"]["moritani"]["hand_size"] == limit + 1  # over the limit: Moritani discard one
+    assert s["name_card"]["count"] == 1 and s["name_card"]["over_limit"] == 1
+    assert "take the top Treachery card" in history(client, t, "atreides")[-1]["summary"]
+
+
+def test_ixian_and_richese_ambassadors_draw_a_card(client):
+    t = create_table(client, ["atreides", "moritani", "ecaz"])
+    ok(client, t, "ecaz", type="ambassadors.set", faction="ecaz", ambassadors=["Ixian", "Richese", "Atreides"])
+    set_phase(client, t, "revival")
+    ok(client, t, "ecaz", type="ambassador.place", faction="ecaz", territory="Arrakeen", ambassador="Ixian")
+    ok(client, t, "ecaz", type="ambassador.place", faction="ecaz", territory="Carthag", ambassador="Richese")
+    ok(client, t, "ecaz", type="ambassador.place", faction="ecaz", territory="Sietch Tabr", ambassador="Atreides")
+    before = host_state(client, t)
+    refused(client, t, "ecaz", "ecaz-ambassadors", "say which one", type="ambassador.trigger", territory="Arrakeen",
+            take_card=True)
+    s = ok(client, t, "ecaz", type="ambassador.trigger", territory="Arrakeen", take_card=True, discard="Kulon")
+    assert deck(s)["discard"] == ["Kulon"] and s["factions"]["ecaz"]["hand_size"] == 1
+    assert s["factions"]["ecaz"]["private"]["to_name"] == 1
+    s = ok(client, t, "ecaz", type="ambassador.trigger", territory="Carthag", take_card=True)
+    assert s["factions"]["ecaz"]["hand_size"] == 2 and spice(s, "ecaz") == spice(before, "ecaz") - 3
+    refused(client, t, "ecaz", "ecaz-ambassadors", "gives no Treachery card", type="ambassador.trigger",
+            territory="Sietch Tabr", take_card=True)
+
+
+def test_shipping_with_a_karama_discards_it(client):
+    t = create_table(client, THREE + ["guild"])
+    set_phase(client, t, "shipment_movement", turn=2)
+    from table_helpers import its_turn
+    its_turn(client, t, "harkonnen")
+    s = ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Arrakeen", forces=2, karama=True)
+    assert deck(s)["discard"] == ["Karama"] and s["factions"]["harkonnen"]["hand_size"] == 1

@@ -149,14 +149,17 @@ def name_card_prompt(state: dict, viewer: str) -> dict | None:
     the board screen, and when nothing waits to be named."""
     from ...rules import treachery
     mine = state["private"].get(viewer)
-    if not mine or not mine.get("to_name"):
+    if not mine:
         return None
+    pub = state["factions"][viewer]
     held = mine.get("cards", [])
-    n = min(mine["to_name"], state["factions"][viewer]["hand_size"] - len(held))
-    if n <= 0:
+    n = min(mine.get("to_name", 0), pub["hand_size"] - len(held))
+    over = max(0, pub["hand_size"] - pub["hand_limit"])
+    if n <= 0 and not over:
         return None
     tr = state.get("treachery") or treachery.initial_record()
-    return {"count": n, "groups": treachery.name_choices(list(tr.get("discard", [])), held, bool(tr.get("kiss_added")))}
+    return {"count": max(0, n), "over_limit": over, "held": list(held),
+            "groups": treachery.name_choices(list(tr.get("discard", [])), held, bool(tr.get("kiss_added")))}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:

@@ -13,7 +13,7 @@ from ...rules.errors import RuleViolation, hard
 from ...rules.position import Position
 from ..state import occupants, place_forces, position_of, shift_forces, stack, territory_forces
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present, resolve_place
+from .core import add_spice, name, play_karama, present, resolve_place
 
 Count = Field(default=0, ge=0, le=20)
 ORNITHOPTER_TERRITORIES = ("Arrakeen", "Carthag")
@@ -123,6 +123,8 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     _pay(state, f, cost.amount, cost.payee)
     place_forces(state, f, piece_id(territory, sector), fighters, p.starred, advisors, "reserves")
     _note_entry(state, pos, f, territory, from_off_planet=True)
+    if p.karama:  # the Karama card played goes face up to the discard pile (actions/core.py)
+        play_karama(ctx, state, f)
     state["turn_flags"][f]["shipped"] = True
     state["last_shipment"] = {"faction": f, "territory": territory, "cost": cost.amount, "payee": cost.payee}
 
