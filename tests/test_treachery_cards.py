@@ -5,6 +5,7 @@ and the tokens that give a card. Rules: KISS "Treachery Card Deck" (kiss-treache
 base game's hand limit, Karama and Family Atomics."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -342,3 +343,107 @@ def test_shipping_with_a_karama_discards_it(client):
     its_turn(client, t, "harkonnen")
     s = ok(client, t, "harkonnen", type="ship", faction="harkonnen", to="Arrakeen", forces=2, karama=True)
     assert deck(s)["discard"] == ["Karama"] and s["factions"]["harkonnen"]["hand_size"] == 1
+
+
+# -- secrets: no card name one seat holds reaches another seat ----------------------------------------
+#
+# Each faction names cards from its own pool (real card names, so the rules accept them); a name of
+# another faction's pool may appear on a seat's page only when it is public (face up in the discard
+# pile, or named in a public discard entry), or inside that seat's own "Name the card you got"
+# prompt, which must then list it like every card not accounted for by what that seat knows.
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from conftest import bearer  # noqa: E402
+
+POOLS = {"atreides": ["Crysknife", "Maula Pistol", "Slip Tip"],
+         "harkonnen": ["Chaumurky", "Ellaca Drug", "Gom Jabbar"],
+         "emperor": ["Jubba Cloak", "Trip to Gamont", "La La La"]}
+
+
+@pytest.fixture(scope="module")
+def cards_app(tmp_path_factory):
+    from companion import create_app
+    return create_app({"DATA_DIR": str(tmp_path_factory.mktemp("cards")), "TESTING": True})
+
+
+who = st.sampled_from(THREE)
+card_step = st.one_of(
+    st.builds(lambda a, f: (a or f, {"type": "bid.buy", "faction": f, "price": 0}), st.sampled_from([None, "host"]), who),
+    st.builds(lambda f, i: (f, {"type": "cards.name", "faction": f, "card": POOLS[f][i]}), who, st.integers(0, 2)),
+    st.builds(lambda f, i: (f, {"type": "cards.name", "faction": f, "card": POOLS[f][i]}), who, st.integers(0, 2)),
+    st.builds(lambda f: (f, {"type": "cards.keep_unnamed", "faction": f}), who),
+    st.builds(lambda f, i: (f, {"type": "cards.discard", "faction": f, "card": POOLS[f][i]}), who, st.integers(0, 2)),
+    st.builds(lambda a, f, i: (a, {"type": "cards.name", "faction": f, "card": POOLS[f][i]}), who, who,
+              st.integers(0, 2)),  # a seat trying to name another's card: forbidden, and must not leak
+    st.just(("host", {"type": "undo"})),
+)
+
+
+def _strip_prompt(html: str) -> tuple[str, str | None]:
+    """The page without the seat's own naming prompt, and the prompt."""
+    box = prompt(html)
+    if box is None:
+        return html, None
+    start = html.index(box)
+    return html[:start] + html[start + len(box):], box
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(steps=st.lists(card_step, min_size=1, max_size=6))
+def test_no_seat_sees_a_card_name_another_seat_holds(cards_app, steps):
+    api = cards_app.test_client()
+    t = create_table(api, THREE)
+    set_phase(api, t, "bidding")
+    phones = {}
+    for f in THREE + ["board"]:
+        c = cards_app.test_client()
+        token = t.seats[f] if f != "board" else cards_app.extensions["tables"].spectator_token(t.code)
+        c.set_cookie(f"seat_{t.code}", token)
+        phones[f] = c
+    public: set[str] = set()  # names that went face up at some point (a public discard entry)
+    for actor, entry in steps:
+        token = t.host if actor == "host" else t.seats[actor]
+        if entry["type"] == "undo":
+            api.post(f"/api/tables/{t.code}/undo", json={}, headers=bearer(token))
+        else:
+            rev = api.get(f"/api/tables/{t.code}/state", headers=bearer(t.host)).get_json()["revision"]
+            r = api.post(f"/api/tables/{t.code}/actions", json={**entry, "revision": rev}, headers=bearer(token))
+            assert r.status_code in ((200, 422) if actor in ("host", entry["faction"]) else (403,)), r.get_data(as_text=True)
+            if r.status_code == 200 and entry["type"] == "cards.discard":
+                public.add(entry["card"])
+            if actor not in ("host", entry["faction"]) and "card" in entry:
+                assert entry["card"] not in r.get_data(as_text=True)
+        host = api.get(f"/api/tables/{t.code}/state", headers=bearer(t.host)).get_json()
+        discard = host["treachery_deck"]["discard"]
+        secret = {f: set(host["factions"][f]["private"]["cards"]) - public for f in THREE}
+        for viewer in THREE + ["board"]:
+            phone = phones[viewer]
+            s = phone.get(f"/api/tables/{t.code}/state").get_json()
+            own_prompt = s.pop("name_card", None)
+            texts = {"state JSON": json.dumps(s),
+                     "history JSON": phone.get(f"/api/tables/{t.code}/history").get_data(as_text=True),
+                     "history page": phone.get(f"/t/{t.code}/history").get_data(as_text=True)}
+            html, box = _strip_prompt(phone.get(f"/t/{t.code}/view").get_data(as_text=True))
+            texts["view HTML"] = html
+            for other in THREE:
+                if other == viewer:
+                    continue
+                for n in secret[other]:
+                    for where, text in texts.items():
+                        assert n not in text, f"{viewer} sees {other}'s {n} in {where}"
+            # the prompt: only on the seat's own phone, and it lists every card that seat cannot
+            # account for (so its absence never tells which card another seat holds)
+            if viewer == "board":
+                assert box is None and own_prompt is None
+                continue
+            mine = host["factions"][viewer]["private"]
+            if box is not None:
+                assert own_prompt is not None and mine.get("to_name")
+                held = set(mine["cards"])
+                for other in THREE:
+                    for n in POOLS[other]:
+                        if n not in discard and n not in held:
+                            assert f'value="{n}"' in box, (viewer, n)
