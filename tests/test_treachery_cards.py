@@ -286,6 +286,68 @@ def test_family_atomics_and_weather_control_discard_their_card(client):
     assert deck(s)["discard"] == ["Family Atomics", "Weather Control"] and s["factions"]["emperor"]["hand_size"] == 0
 
 
+def test_hajr_gives_an_extra_move_and_is_discarded(client):
+    t = create_table(client, THREE)
+    set_phase(client, t, "shipment_movement")
+    from table_helpers import its_turn
+    its_turn(client, t, "harkonnen")
+    ok(client, t, "harkonnen", type="move", faction="harkonnen", **{"from": "Carthag"}, to="Tsimpo", to_sector=10,
+       forces=2)
+    refused(client, t, "harkonnen", "base-movement", "already moved", type="move", faction="harkonnen",
+            **{"from": "Carthag"}, to="Tsimpo", to_sector=10, forces=2)
+    s = ok(client, t, "harkonnen", type="move", faction="harkonnen", **{"from": "Carthag"}, to="Tsimpo", to_sector=10,
+           forces=2, hajr=True)
+    assert deck(s)["discard"] == ["Hajr"] and s["factions"]["harkonnen"]["hand_size"] == 1
+
+
+def test_tleilaxu_ghola_revives_for_free_and_is_discarded(client):
+    t = create_table(client, THREE)
+    ok(client, t, type="forces.remove", faction="atreides", territory="Arrakeen", forces=6, to="tanks")
+    ok(client, t, type="leader.tanks", faction="atreides", leader="Duncan Idaho")
+    ok(client, t, type="cards.set", faction="atreides", cards=["Tleilaxu Ghola"])
+    before = host_state(client, t)
+    refused(client, t, "atreides", "base-revival", "at most 5", type="cards.ghola", faction="atreides", forces=4, starred=2)
+    refused(client, t, "atreides", "base-revival", "say which", type="cards.ghola", faction="atreides")
+    s = ok(client, t, "atreides", type="cards.ghola", faction="atreides", forces=5)
+    assert s["factions"]["atreides"]["tanks"]["forces"] == 1 and spice(s, "atreides") == spice(before, "atreides")
+    assert deck(s)["discard"] == ["Tleilaxu Ghola"] and s["factions"]["atreides"]["hand_size"] == 0
+    undo(client, t.code, t.host)
+    ok(client, t, type="hand.set", faction="atreides", size=1)
+    s = ok(client, t, "atreides", type="cards.ghola", faction="atreides", leader="Duncan Idaho")
+    assert next(ld for ld in s["factions"]["atreides"]["leaders"] if ld["name"] == "Duncan Idaho")["status"] == "alive"
+
+
+def test_my_cards_lists_the_hand_and_discards_with_a_tap(client, app):
+    t = create_table(client, THREE)
+    ok(client, t, type="hand.set", faction="atreides", size=3)
+    ok(client, t, type="cards.set", faction="atreides", cards=["Truthtrance", "Shield"])
+    ok(client, t, type="hand.set", faction="atreides", size=3)
+    phone = join_seat(app, t.code, "atreides")
+    html = view(phone, t)
+    box = html[html.index('id="hand-cards"'):]
+    box = box[:box.index("</details>")]
+    assert "My cards: Truthtrance, Shield (+1 unnamed)" in box
+    assert 'value="Truthtrance">Discard Truthtrance' in box and "Lasgun" not in box  # no list of every card
+    html = tap(phone, t, type="cards.discard", faction="atreides", card="Truthtrance")
+    assert "My cards: Shield (+1 unnamed)" in html
+    tap(phone, t, type="cards.discard", faction="atreides", card="Gom Jabbar")  # the unnamed one, by name
+    s = host_state(client, t)
+    assert deck(s)["discard"] == ["Truthtrance", "Gom Jabbar"] and s["factions"]["atreides"]["hand_size"] == 1
+    other = join_seat(app, t.code, "harkonnen")
+    assert "My cards: Shield" not in view(other, t)  # the hand is private; the discard pile public
+    assert other.get(f"/api/tables/{t.code}/state").get_json()["treachery_deck"]["discard"] == ["Truthtrance", "Gom Jabbar"]
+
+
+def test_correcting_the_hand_never_leaves_more_prompts_than_unnamed_cards(client):
+    t = create_table(client, THREE)
+    set_phase(client, t, "bidding")
+    ok(client, t, "emperor", type="bid.buy", faction="emperor", price=1)
+    s = ok(client, t, "emperor", type="cards.set", faction="emperor", cards=["Kulon", "Shield"])
+    assert s["factions"]["emperor"]["private"]["to_name"] == 0 and s["name_card"] is None
+    ok(client, t, type="hand.set", faction="emperor", size=3)
+    assert host_state(client, t)["factions"]["emperor"]["private"]["to_name"] == 0
+
+
 # -- cards given by tokens ---------------------------------------------------------------------------
 
 def test_treachery_card_stash_gives_an_unnamed_card_to_name(client, app):

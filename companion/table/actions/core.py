@@ -265,6 +265,7 @@ def hand_set(ctx: Ctx, state: dict, p: HandSet) -> None:
     cards = state["private"][p.faction]["cards"]
     if len(cards) > p.size:
         del cards[p.size:]
+    _clamp_prompts(state, p.faction)
 
 
 class CardsSet(Payload):
@@ -289,6 +290,14 @@ def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
               "base-hand-limit")
     state["private"][p.faction]["cards"] = list(p.cards)
     state["factions"][p.faction]["hand_size"] = len(p.cards)
+    _clamp_prompts(state, p.faction)
+
+
+def _clamp_prompts(state: dict, f: str) -> None:
+    """Never more "name the card you got" prompts than unnamed cards in the hand."""
+    mine = state["private"][f]
+    if mine.get("to_name"):
+        mine["to_name"] = max(0, min(mine["to_name"], state["factions"][f]["hand_size"] - len(mine.get("cards", []))))
 
 
 # -- the Treachery deck: draws, reshuffles, discards ------------------------------------------
@@ -388,9 +397,7 @@ def discard_card(ctx: Ctx, state: dict, f: str, card: str, rule: str | None = No
         printed = match
     pub["hand_size"] -= 1
     tr["discard"].append(printed)
-    mine = state["private"][f]
-    if mine.get("to_name"):
-        mine["to_name"] = min(mine["to_name"], pub["hand_size"] - len(hand))
+    _clamp_prompts(state, f)
     return printed
 
 
@@ -414,6 +421,42 @@ def cards_discard(ctx: Ctx, state: dict, p: CardsDiscard) -> None:
     f = present(state, p.faction)
     printed = discard_card(ctx, state, f, p.card)
     ctx.summary = f"{name(f)} discard {printed}"
+
+
+class Ghola(Payload):
+    type: Literal["cards.ghola"]
+    faction: FactionId
+    leader: Name | None = None
+    forces: int = Field(default=0, ge=0, le=5)
+    starred: int = Field(default=0, ge=0, le=5)
+
+
+@action("cards.ghola", Ghola, summary=lambda p: f"{name(p.faction)} play a Tleilaxu Ghola: "
+        + (f"{p.leader} revived" if p.leader else f"{p.forces + p.starred} forces revived") + " for free")
+def cards_ghola(ctx: Ctx, state: dict, p: Ghola) -> None:
+    """Tleilaxu Ghola (base game): an extra revival at any time, free: one leader, or up to 5
+    forces, from the tanks. The card goes face up to the discard pile."""
+    f = present(state, p.faction)
+    if bool(p.leader) == bool(p.forces + p.starred):
+        raise hard("A Tleilaxu Ghola revives one leader or up to 5 forces: say which (leader, or forces).",
+                   "base-revival")
+    if p.forces + p.starred > 5:
+        raise hard("A Tleilaxu Ghola revives at most 5 forces.", "base-revival")
+    if p.leader:
+        ld = find_leader(state, f, p.leader)
+        if ld["status"] != "tanks":
+            raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
+        ld.update(status="alive", captured_by=None)
+    else:
+        tanks = state["factions"][f]["tanks"]
+        if p.forces > tanks["forces"] or p.starred > tanks["starred"]:
+            raise hard(f"{name(f)} has only {tanks['forces']} forces and {tanks['starred']} starred in the tanks.",
+                       "base-revival")
+        tanks["forces"] -= p.forces
+        tanks["starred"] -= p.starred
+        state["factions"][f]["reserves"]["forces"] += p.forces
+        state["factions"][f]["reserves"]["starred"] += p.starred
+    discard_card(ctx, state, f, "Tleilaxu Ghola", "base-revival", strict=False)
 
 
 class TreacheryReshuffle(Payload):
