@@ -36,7 +36,7 @@ def tap(phone, t, **form) -> str:
 
 
 def prompt(html: str) -> str | None:
-    m = re.search(r'<div class="phase-box name-card" id="name-card".*?id="keep-unnamed".*?</div>', html, re.S)
+    m = re.search(r'<div class="name-card" id="name-card".*?id="keep-unnamed".*?</div>', html, re.S)
     return m.group(0) if m else None
 
 
@@ -509,3 +509,12 @@ def test_no_seat_sees_a_card_name_another_seat_holds(cards_app, steps):
                     for n in POOLS[other]:
                         if n not in discard and n not in held:
                             assert f'value="{n}"' in box, (viewer, n)
+
+
+def test_the_prompt_lasts_for_the_phase_the_card_came_in(client, phones):
+    t, p = phones
+    tap(p["emperor"], t, type="bid.buy", faction="emperor", price="1")
+    assert prompt(view(p["emperor"], t)) is not None
+    ok(client, t, "host", type="phase.set", turn=1, phase="revival")
+    assert prompt(view(p["emperor"], t)) is None  # the card stays unnamed; My secrets can still name it
+    assert host_state(client, t)["factions"]["emperor"]["hand_size"] == 2

@@ -153,7 +153,8 @@ def name_card_prompt(state: dict, viewer: str) -> dict | None:
         return None
     pub = state["factions"][viewer]
     held = mine.get("cards", [])
-    n = min(mine.get("to_name", 0), pub["hand_size"] - len(held))
+    fresh = mine.get("to_name_at") == [state["turn"], state["phase"]]  # prompts last for the phase
+    n = min(mine.get("to_name", 0), pub["hand_size"] - len(held)) if fresh else 0
     over = max(0, pub["hand_size"] - pub["hand_limit"])
     if n <= 0 and not over:
         return None

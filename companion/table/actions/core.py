@@ -353,7 +353,10 @@ def draw_cards(ctx: Ctx, state: dict, f: str, n: int) -> list[str]:
                                             "to draw.", treachery.RULE)
         state["factions"][f]["hand_size"] += 1
         mine = state["private"][f]
+        if mine.get("to_name_at") != [state["turn"], state["phase"]]:
+            mine["to_name"] = 0  # the prompt lives for the phase the cards came in
         mine["to_name"] = mine.get("to_name", 0) + 1
+        mine["to_name_at"] = [state["turn"], state["phase"]]
     return notes
 
 
