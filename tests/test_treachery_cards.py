@@ -189,7 +189,7 @@ def test_harkonnen_bonus_card_gives_two_prompts_and_keep_unnamed_dismisses_one(c
     assert 'data-count="2"' in prompt(html) and "2 cards to name" in prompt(html)
     html = tap(p["harkonnen"], t, type="cards.name", faction="harkonnen", card="Chaumas")
     assert 'data-count="1"' in prompt(html)
-    assert 'value="Chaumas"' not in prompt(html)  # the only Chaumas is in this hand now
+    assert 'value="Chaumas" disabled' in prompt(html)  # the only Chaumas is in this hand now (kept in place)
     html = tap(p["harkonnen"], t, type="cards.keep_unnamed", faction="harkonnen")
     assert prompt(html) is None
     s = host_state(client, t)
@@ -207,7 +207,7 @@ def test_naming_a_card_whose_copies_are_all_accounted_for_is_refused(client, pho
     refused(client, t, "host", "kiss-treachery-deck", "first reshuffle", type="cards.name", faction="emperor",
             card="Shield (KISS)")
     html = view(p["emperor"], t)
-    assert 'value="Lasgun"' not in prompt(html) and 'value="Shield"' in prompt(html)
+    assert 'value="Lasgun" disabled' in prompt(html) and 'value="Shield">' in prompt(html)
 
 
 def test_buy_and_name_costs_one_extra_tap(client, phones):
@@ -508,7 +508,7 @@ def test_no_seat_sees_a_card_name_another_seat_holds(cards_app, steps):
                 for other in THREE:
                     for n in POOLS[other]:
                         if n not in discard and n not in held:
-                            assert f'value="{n}"' in box, (viewer, n)
+                            assert f'value="{n}">' in box, (viewer, n)  # offered, not disabled
 
 
 def test_the_prompt_lasts_for_the_phase_the_card_came_in(client, phones):

@@ -159,8 +159,11 @@ def name_card_prompt(state: dict, viewer: str) -> dict | None:
     if n <= 0 and not over:
         return None
     tr = state.get("treachery") or treachery.initial_record()
-    return {"count": max(0, n), "over_limit": over, "held": list(held),
-            "groups": treachery.name_choices(list(tr.get("discard", [])), held, bool(tr.get("kiss_added")))}
+    kiss = bool(tr.get("kiss_added"))
+    groups = treachery.name_choices([], [], kiss)  # every name, so the buttons never move between taps
+    left = {x for _, names in treachery.name_choices(list(tr.get("discard", [])), held, kiss) for x in names}
+    return {"count": max(0, n), "over_limit": over, "held": list(held), "groups": groups,
+            "unavailable": [x for _, names in groups for x in names if x not in left]}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:
