@@ -397,7 +397,6 @@ def discard_card(ctx: Ctx, state: dict, f: str, card: str, rule: str | None = No
                                      f"{'is' if c.count == 1 else 'are'} already in the discard pile.", treachery.RULE)
     if match is not None:
         hand.remove(match)
-        printed = match
     pub["hand_size"] -= 1
     tr["discard"].append(printed)
     _clamp_prompts(state, f)
@@ -408,7 +407,8 @@ def play_karama(ctx: Ctx, state: dict, f: str, rule: str = "kiss-karama") -> str
     """A Karama card played by ``f``: discard one (a named Karama, else an unnamed card)."""
     from ...rules import treachery
     hand = state["private"][f].get("cards", [])
-    held = next((h for h in hand if treachery.is_karama(h)), "Karama")
+    held = next((h for h in hand if treachery.kind_of(h) == "special" and treachery.is_karama(treachery.card(h).name)),
+                "Karama")
     return discard_card(ctx, state, f, held, rule, strict=False)
 
 
