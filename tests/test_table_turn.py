@@ -275,7 +275,9 @@ def test_bidding_payments_harkonnen_bonus_and_hand_limits(client, table6):
     refused(client, t, "guild", "base-hand-limit", "limit of 4", type="bid.buy", faction="guild", price=1)
     refused(client, t, "bg", "base-spice", "cannot pay 6", type="bid.buy", faction="bg", price=6)
     s = ok(client, t, "bg", type="bid.buy", faction="bg", price=6, karama=True)  # Karama: does not pay
-    assert spice(s, "bg") == 5 and s["factions"]["bg"]["hand_size"] == 2
+    # the Karama played leaves the hand face up (its one unnamed card), the bought card joins it
+    assert spice(s, "bg") == 5 and s["factions"]["bg"]["hand_size"] == 1
+    assert s["treachery_deck"]["discard"] == ["Karama"]
     set_phase(client, t, "revival")
     refused(client, t, "bg", "base-bidding", "Bidding phase", type="bid.buy", faction="bg", price=1)
 

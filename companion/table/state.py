@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..rules.board import POLAR_SINK, load_board, piece_id, split_piece
 from ..rules.errors import hard
 from ..rules.factions import faction, faction_name
+from ..rules.treachery import initial_record
 from ..rules.phases import default_dots
 
 PHASES = (
@@ -16,7 +17,8 @@ PHASES = (
     "shipment_movement", "battle", "collection", "mentat_pause",
 )
 
-DEFAULT_OPTIONS = {"discovery_tokens": True, "advanced": False, "leader_skills": False, "stronghold_cards": False}
+DEFAULT_OPTIONS = {"discovery_tokens": True, "advanced": False, "leader_skills": False, "stronghold_cards": False,
+                   "kiss_cards_in_discard": False}
 # the CHOAM & Richese add-on's modules: strict booleans, default false
 ADDON_OPTIONS = ("advanced", "leader_skills", "stronghold_cards")
 
@@ -78,6 +80,8 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         "blows": [],  # this turn's spice cards: [{"turn", "pile", "card"}]
         "bidding": None,  # {"turn", "cards", "sold", "openers", "buyers", "ended"}
         "shipment_done": {"turn": 0, "factions": []},  # said done with Shipment & Movement
+        # the Treachery deck: public discard pile, KISS cards added, reshuffles (actions/core.py)
+        "treachery": initial_record(bool(opts["kiss_cards_in_discard"])),
     }
     for f in factions:
         data = faction(f)

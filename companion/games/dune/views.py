@@ -113,6 +113,7 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
     info["treachery_deck"] = treachery_deck(state)
+    info["name_card"] = name_card_prompt(state, viewer)
     if phase == "battle" or any(b.get("status") == "revealed" for b in state.get("battles", [])):
         info["battles_implied"] = implied_battles_view(state, board)
         info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
@@ -130,14 +131,39 @@ def turn_info(state: dict, viewer: str) -> dict:
 
 def treachery_deck(state: dict) -> dict:
     """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
-    in the discard pile) and the public discard pile, named cards."""
+    in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have
+    joined and how many reshuffles there were."""
     from ...rules import treachery
-    tr = state.get("treachery") or {}
-    total = treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added")))
+    from ...table.actions.core import cache_out, draw_pile
+    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
     in_hands = sum(f["hand_size"] for f in state["factions"].values())
     discard = list(tr.get("discard", []))
-    return {"total": total, "in_hands": in_hands, "discard": discard,
-            "draw": max(0, total - in_hands - len(discard))}
+    return {"total": treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added"))) + cache_out(state),
+            "in_hands": in_hands, "discard": discard, "draw": draw_pile(state),
+            "kiss_added": bool(tr.get("kiss_added")), "reshuffles": tr.get("reshuffles", 0), "last": tr.get("last")}
+
+
+def name_card_prompt(state: dict, viewer: str) -> dict | None:
+    """For a faction's own phone only: the cards it got and has not named yet ("Name the card
+    you got"), with every name it could be, grouped by kind. None for other seats, the host and
+    the board screen, and when nothing waits to be named."""
+    from ...rules import treachery
+    mine = state["private"].get(viewer)
+    if not mine:
+        return None
+    pub = state["factions"][viewer]
+    held = mine.get("cards", [])
+    fresh = mine.get("to_name_at") == [state["turn"], state["phase"]]  # prompts last for the phase
+    n = min(mine.get("to_name", 0), pub["hand_size"] - len(held)) if fresh else 0
+    over = max(0, pub["hand_size"] - pub["hand_limit"])
+    if n <= 0 and not over:
+        return None
+    tr = state.get("treachery") or treachery.initial_record()
+    kiss = bool(tr.get("kiss_added"))
+    groups = treachery.name_choices([], [], kiss)  # every name, so the buttons never move between taps
+    left = {x for _, names in treachery.name_choices(list(tr.get("discard", [])), held, kiss) for x in names}
+    return {"count": max(0, n), "over_limit": over, "held": list(held), "groups": groups,
+            "unavailable": [x for _, names in groups for x in names if x not in left]}
 
 
 def implied_battles_view(state: dict, board) -> list[dict]:

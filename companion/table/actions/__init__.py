@@ -126,6 +126,8 @@ class TableOptions(BaseModel):
     advanced: bool = False
     leader_skills: bool = False
     stronghold_cards: bool = False
+    # KISS suggestion: the 5 cards added at the first reshuffle start in the discard pile
+    kiss_cards_in_discard: bool = False
 
 
 class TableConfig(BaseModel):

@@ -10,7 +10,7 @@ from ...rules.board import SHIELD_WALL
 from ...rules.errors import hard
 from ...rules.spice import discovery_token, may_peek
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present, resolve_piece
+from .core import add_spice, discard_card, draw_cards, name, present, resolve_piece
 from .turn import kill
 
 
@@ -42,6 +42,8 @@ def family_atomics(ctx: Ctx, state: dict, p: FamilyAtomics) -> None:
                           f"Family Atomics.", "base-family-atomics")
     _kill_territory(state, ctx.board, SHIELD_WALL)
     state["shield_wall"] = False
+    if discard_card(ctx, state, f, "Family Atomics", "base-family-atomics", strict=False):
+        ctx.summary = f"{name(f)} play Family Atomics (discarded): the Shield Wall falls"
 
 
 class AtomicsAftermath(Payload):
@@ -121,8 +123,10 @@ def discovery_reveal(ctx: Ctx, state: dict, p: TokenAt) -> None:
     slot["by"] = f
     if tok.name == "Spice Stash":
         add_spice(state, f, 7)
-    elif tok.name == "Treachery Card Stash":
-        state["factions"][f]["hand_size"] += 1
+    elif tok.name == "Treachery Card Stash":  # a card from the deck, even into a full hand (then discard one)
+        notes = draw_cards(ctx, state, f, 1)
+        if notes:
+            ctx.summary = f"{name(f)} reveal {tok.name} in {p.territory}; " + "; ".join(notes)
     elif tok.name == "Ornithopter":
         state["factions"][f]["ornithopter_token"] = True
     if tok.type == "territory":

@@ -265,6 +265,7 @@ def hand_set(ctx: Ctx, state: dict, p: HandSet) -> None:
     cards = state["private"][p.faction]["cards"]
     if len(cards) > p.size:
         del cards[p.size:]
+    _clamp_prompts(state, p.faction)
 
 
 class CardsSet(Payload):
@@ -289,6 +290,191 @@ def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
               "base-hand-limit")
     state["private"][p.faction]["cards"] = list(p.cards)
     state["factions"][p.faction]["hand_size"] = len(p.cards)
+    _clamp_prompts(state, p.faction)
+
+
+def _clamp_prompts(state: dict, f: str) -> None:
+    """Never more "name the card you got" prompts than unnamed cards in the hand."""
+    mine = state["private"][f]
+    if mine.get("to_name"):
+        mine["to_name"] = max(0, min(mine["to_name"], state["factions"][f]["hand_size"] - len(mine.get("cards", []))))
+
+
+# -- the Treachery deck: draws, reshuffles, discards ------------------------------------------
+
+def treachery_record(state: dict) -> dict:
+    """The public Treachery record (discard pile, KISS cards added, reshuffles), made on first use."""
+    from ...rules import treachery
+    tr = state.get("treachery")
+    if tr is None:
+        tr = state["treachery"] = treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    tr.setdefault("discard", [])
+    tr.setdefault("kiss_added", False)
+    tr.setdefault("reshuffles", 0)
+    return tr
+
+
+def cache_out(state: dict) -> int:
+    """Richese cache cards that left the cache (the add-on): they join the ordinary cards for good."""
+    if "richese" not in state["factions"]:
+        return 0
+    return len(faction("richese").get("cache", [])) - len(state["factions"]["richese"].get("cache", []))
+
+
+def draw_pile(state: dict) -> int:
+    """Cards left in the Treachery deck (the game's cards less those in hands and discarded)."""
+    from ...rules import treachery
+    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    return treachery.draw_count(bool(tr.get("kiss_added")), sum(f["hand_size"] for f in state["factions"].values()),
+                                len(tr.get("discard", [])), cache_out(state))
+
+
+def reshuffle(state: dict) -> str:
+    """Shuffle the discard pile into the deck (the first time with the 5 KISS cards): the public
+    sentence for the history."""
+    from ...rules import treachery
+    record, text = treachery.reshuffled(treachery_record(state))
+    record["last"] = {"turn": state["turn"], "phase": state["phase"]}
+    state["treachery"] = record
+    return text
+
+
+def draw_cards(ctx: Ctx, state: dict, f: str, n: int) -> list[str]:
+    """``n`` cards from the top of the deck into ``f``'s hand, unnamed (its phone then offers to
+    name them). An empty deck is first refilled from the discard pile. Returns the public notes
+    (reshuffles) for the history line."""
+    from ...rules import treachery
+    notes = []
+    for _ in range(n):
+        if draw_pile(state) <= 0:
+            if treachery_record(state)["discard"] or not treachery_record(state)["kiss_added"]:
+                notes.append(reshuffle(state))
+            ctx.check(draw_pile(state) > 0, "The Treachery deck and its discard pile are empty: there is no card "
+                                            "to draw.", treachery.RULE)
+        state["factions"][f]["hand_size"] += 1
+        mine = state["private"][f]
+        if mine.get("to_name_at") != [state["turn"], state["phase"]]:
+            mine["to_name"] = 0  # the prompt lives for the phase the cards came in
+        mine["to_name"] = mine.get("to_name", 0) + 1
+        mine["to_name_at"] = [state["turn"], state["phase"]]
+    return notes
+
+
+def card_name(state: dict, text: str) -> str:
+    """The printed name of a Treachery card (any case or slug), or of a Richese cache card."""
+    from ...rules import treachery
+    if "richese" in state["factions"]:
+        for c in faction("richese").get("cache", []):
+            if c.lower() == text.strip().lower() or treachery.slug(c) == treachery.slug(text):
+                return c
+    return treachery.card(text).name
+
+
+def discard_card(ctx: Ctx, state: dict, f: str, card: str, rule: str | None = None, *, strict: bool = True) -> str | None:
+    """One card from ``f``'s hand face up onto the discard pile: the named card if the hand
+    holds it, else one of its unnamed cards (named now, since discards are public). ``strict``:
+    a hand without it is a hard refusal; otherwise an overridable one (the entry that plays the
+    card is then recorded without a discard). Returns the printed name, or None."""
+    from ...rules import treachery
+    rule = rule or treachery.RULE
+    printed = card_name(state, card)
+    hand = state["private"][f].setdefault("cards", [])
+    pub = state["factions"][f]
+    match = next((h for h in hand if h.lower() == printed.lower()), None)
+    if match is None and pub["hand_size"] <= len(hand):
+        msg = (f"{name(f)} hold no {printed} (and no unnamed card): correct the hand first (My cards)."
+               if hand else f"{name(f)} hold no cards to discard.")
+        if strict:
+            raise hard(msg, rule)
+        ctx.check(False, msg, rule)
+        return None
+    tr = treachery_record(state)
+    # an entry that plays the card (strict=False) records the play even then: the table saw the card
+    if strict and ("richese" not in state["factions"] or printed not in faction("richese").get("cache", [])):
+        c = treachery.card(printed)
+        face_up = sum(1 for x in tr["discard"] if x.lower() == printed.lower())
+        ctx.check(face_up < c.count, f"{'The only' if c.count == 1 else f'All {c.count}'} {printed} "
+                                     f"{'is' if c.count == 1 else 'are'} already in the discard pile.", treachery.RULE)
+    if match is not None:
+        hand.remove(match)
+    pub["hand_size"] -= 1
+    tr["discard"].append(printed)
+    _clamp_prompts(state, f)
+    return printed
+
+
+def play_karama(ctx: Ctx, state: dict, f: str, rule: str = "kiss-karama") -> str | None:
+    """A Karama card played by ``f``: discard one (a named Karama, else an unnamed card)."""
+    from ...rules import treachery
+    hand = state["private"][f].get("cards", [])
+    held = next((h for h in hand if treachery.kind_of(h) == "special" and treachery.is_karama(treachery.card(h).name)),
+                "Karama")
+    return discard_card(ctx, state, f, held, rule, strict=False)
+
+
+class CardsDiscard(Payload):
+    type: Literal["cards.discard"]
+    faction: FactionId
+    card: Name
+
+
+@action("cards.discard", CardsDiscard, summary=lambda p: f"{name(p.faction)} discard {p.card}")
+def cards_discard(ctx: Ctx, state: dict, p: CardsDiscard) -> None:
+    """A card goes face up from the hand to the discard pile (public: discards are face up)."""
+    f = present(state, p.faction)
+    printed = discard_card(ctx, state, f, p.card)
+    ctx.summary = f"{name(f)} discard {printed}"
+
+
+class Ghola(Payload):
+    type: Literal["cards.ghola"]
+    faction: FactionId
+    leader: Name | None = None
+    forces: int = Field(default=0, ge=0, le=5)
+    starred: int = Field(default=0, ge=0, le=5)
+
+
+@action("cards.ghola", Ghola, summary=lambda p: f"{name(p.faction)} play a Tleilaxu Ghola: "
+        + (f"{p.leader} revived" if p.leader else f"{p.forces + p.starred} forces revived") + " for free")
+def cards_ghola(ctx: Ctx, state: dict, p: Ghola) -> None:
+    """Tleilaxu Ghola (base game): an extra revival at any time, free: one leader, or up to 5
+    forces, from the tanks. The card goes face up to the discard pile."""
+    f = present(state, p.faction)
+    if bool(p.leader) == bool(p.forces + p.starred):
+        raise hard("A Tleilaxu Ghola revives one leader or up to 5 forces: say which (leader, or forces).",
+                   "base-revival")
+    if p.forces + p.starred > 5:
+        raise hard("A Tleilaxu Ghola revives at most 5 forces.", "base-revival")
+    if p.leader:
+        ld = find_leader(state, f, p.leader)
+        if ld["status"] != "tanks":
+            raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
+        ld.update(status="alive", captured_by=None)
+    else:
+        tanks = state["factions"][f]["tanks"]
+        if p.forces > tanks["forces"] or p.starred > tanks["starred"]:
+            raise hard(f"{name(f)} has only {tanks['forces']} forces and {tanks['starred']} starred in the tanks.",
+                       "base-revival")
+        tanks["forces"] -= p.forces
+        tanks["starred"] -= p.starred
+        state["factions"][f]["reserves"]["forces"] += p.forces
+        state["factions"][f]["reserves"]["starred"] += p.starred
+    discard_card(ctx, state, f, "Tleilaxu Ghola", "base-revival", strict=False)
+
+
+class TreacheryReshuffle(Payload):
+    type: Literal["treachery.reshuffle"]
+
+
+@action("treachery.reshuffle", TreacheryReshuffle, faction_field=None,
+        summary=lambda p: "the Treachery discard pile is shuffled into a new deck")
+def treachery_reshuffle(ctx: Ctx, state: dict, p: TreacheryReshuffle) -> None:
+    from ...rules import treachery
+    left = draw_pile(state)
+    ctx.check(left == 0, f"The Treachery deck still has {left} card{'s' if left != 1 else ''} to draw: it is "
+                         f"reshuffled only when it runs out.", treachery.RULE)
+    text = reshuffle(state)
+    ctx.summary = text[0].upper() + text[1:]
 
 
 # -- alliances -------------------------------------------------------------------------------
@@ -616,16 +802,52 @@ def rule_show(ctx: Ctx, state: dict, p: RuleShow) -> None:
 class KaramaSpecial(Payload):
     type: Literal["karama.special", "karama.worthless"]
     faction: FactionId
+    card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
+
+
+def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
+    """A Worthless card played by ``f`` (the Bene Gesserit's Karama): the one named in the entry,
+    else a named Worthless card of the hand, else an unnamed card, face up as "Worthless card"."""
+    from ...rules import treachery
+    if card:
+        c = treachery.card(card)
+        if c.kind != "worthless":
+            raise hard(f"{c.name} is not a Worthless card.", "bg-special-karama")
+        return discard_card(ctx, state, f, c.name, "bg-special-karama", strict=False)
+    hand = state["private"][f].setdefault("cards", [])
+    named = next((h for h in hand if treachery.kind_of(h) == "worthless"), None)
+    if named:
+        return discard_card(ctx, state, f, named, "bg-special-karama", strict=False)
+    if state["factions"][f]["hand_size"] <= len(hand):
+        ctx.check(False, f"{name(f)} hold no Worthless card (and no unnamed card): correct the hand first (My cards).",
+                  "bg-special-karama")
+        return None
+    state["factions"][f]["hand_size"] -= 1
+    treachery_record(state)["discard"].append("Worthless card")
+    return "Worthless card"
 
 
 @action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
+    the card goes face up to the discard pile."""
+    from ...rules import treachery
     present(state, p.faction)
     # the Bene Gesserit's Special Karama IS the Worthless-as-Karama play: either one uses it
     mine = state["factions"][p.faction]
     if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
     state["factions"][p.faction]["special_karama_used"] = True
+    if p.faction == "bg":
+        played = play_worthless(ctx, state, "bg", p.card)
+    elif p.card:
+        if not treachery.is_karama(treachery.card(p.card).name):
+            raise hard(f"A Special Karama is played with a Karama card, not {treachery.card(p.card).name}.", "kiss-karama")
+        played = discard_card(ctx, state, p.faction, p.card, "kiss-karama", strict=False)
+    else:
+        played = play_karama(ctx, state, p.faction)
+    if played:
+        ctx.summary = f"{name(p.faction)} play their Special Karama ({played} discarded)"
 
 
 @action("karama.worthless", KaramaSpecial, summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
@@ -636,6 +858,9 @@ def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     if state["factions"]["bg"]["worthless_karama_used"] or state["factions"]["bg"]["special_karama_used"]:
         raise hard("The Bene Gesserit have already played a Worthless card as Karama this game.", "bg-special-karama")
     state["factions"]["bg"]["worthless_karama_used"] = True
+    played = play_worthless(ctx, state, "bg", p.card)
+    if played:
+        ctx.summary = f"Bene Gesserit play {played} as Karama"
 
 
 __all__ = ["add_spice", "present", "resolve_piece", "start_phase", "stack"]

@@ -12,8 +12,8 @@ from ...rules.errors import hard
 from ...rules.factions import faction_name
 from ...rules.occupancy import resolve_territory
 from ..state import position_of
-from . import Ctx, Payload, action
-from .core import add_spice, present, resolve_place
+from . import Ctx, FactionId, Name, Payload, action
+from .core import add_spice, discard_card, draw_cards, present, resolve_place
 
 AMBASSADOR_COST = 2  # KISS cheaper ambassadors: the first each turn is free, then 2 spice each
 
@@ -90,12 +90,20 @@ class TerrorReveal(Payload):
     type: Literal["terror.reveal"]
     faction: Literal["moritani"] = "moritani"
     territory: str
+    take_card: bool = False  # Robbery: take the top card of the Treachery deck (rather than spice)
 
 
 @action("terror.reveal", TerrorReveal, summary=lambda p: f"Moritani reveal the terror token in {p.territory}")
 def terror_reveal(ctx: Ctx, state: dict, p: TerrorReveal) -> None:
     present(state, "moritani")
-    take_marker(ctx, state, "moritani", "terror", p.territory, "moritani-terrorize")
+    name, token = take_marker(ctx, state, "moritani", "terror", p.territory, "moritani-terrorize")
+    if p.take_card:
+        if token != "Robbery":
+            raise hard(f"Only Robbery takes a Treachery card; the token in {name} was {token}.", "moritani-terror-tokens")
+        # the card comes even into a full hand: Moritani then discard one of their choice
+        notes = draw_cards(ctx, state, "moritani", 1)
+        ctx.summary = f"Moritani reveal Robbery in {name} and take the top Treachery card" + "".join(
+            f"; {x}" for x in notes)
 
 
 class AmbassadorPlace(Payload):
@@ -126,6 +134,10 @@ class AmbassadorTrigger(Payload):
     type: Literal["ambassador.trigger"]
     faction: Literal["ecaz"] = "ecaz"
     territory: str
+    # the card effects: Ixian (discard ``discard``, then draw one) and Richese (pay 3, draw one)
+    take_card: bool = False
+    discard: Name | None = None
+    beneficiary: FactionId | None = None  # KISS: Ecaz may let its ally benefit from the effect
 
 
 @action("ambassador.trigger", AmbassadorTrigger,
@@ -135,3 +147,33 @@ def ambassador_trigger(ctx: Ctx, state: dict, p: AmbassadorTrigger) -> None:
     _, ambassador = take_marker(ctx, state, "ecaz", "ambassadors", p.territory, "ecaz-ambassadors")
     if ambassador == "Ecaz":  # the Ecaz ambassador returns to the supply; the others go to the side
         state["private"]["ecaz"]["ambassadors"].append(ambassador)
+    if p.take_card:
+        _ambassador_card(ctx, state, ambassador, p)
+
+
+def _ambassador_card(ctx: Ctx, state: dict, ambassador: str, p: AmbassadorTrigger) -> None:
+    """Ixian: discard a Treachery card, then draw one. Richese: pay 3 spice to the bank and draw
+    one if the hand is not full. The card drawn is unnamed: the phone offers to name it."""
+    f = p.beneficiary or "ecaz"
+    if f != "ecaz" and state["alliances"].get("ecaz") != f:
+        raise hard(f"Only Ecaz or its ally can benefit from an Ecaz ambassador, not {faction_name(f)}.",
+                   "ecaz-alliance")
+    present(state, f)
+    pub = state["factions"][f]
+    notes = []
+    if ambassador == "Ixian":
+        if not p.discard:
+            raise hard("The Ixian ambassador discards a Treachery card first: say which one (discard).",
+                       "ecaz-ambassadors")
+        notes.append(f"{discard_card(ctx, state, f, p.discard, 'ecaz-ambassadors')} discarded")
+    elif ambassador == "Richese":
+        ctx.check(pub["hand_size"] < pub["hand_limit"],
+                  f"{faction_name(f)}'s hand is full: the Richese ambassador draws no card.", "ecaz-ambassadors")
+        add_spice(state, f, -3)
+        notes.append("3 spice paid")
+    else:
+        raise hard(f"The {ambassador} ambassador gives no Treachery card (only Ixian and Richese do).",
+                   "ecaz-ambassadors")
+    notes += draw_cards(ctx, state, f, 1)
+    ctx.summary = (f"Ecaz trigger the {ambassador} ambassador in {p.territory}: {faction_name(f)} draw a "
+                   f"Treachery card; " + "; ".join(notes))

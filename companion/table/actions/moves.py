@@ -13,7 +13,7 @@ from ...rules.errors import RuleViolation, hard
 from ...rules.position import Position
 from ..state import occupants, place_forces, position_of, shift_forces, stack, territory_forces
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, name, present, resolve_place
+from .core import add_spice, discard_card, name, play_karama, present, resolve_place
 
 Count = Field(default=0, ge=0, le=20)
 ORNITHOPTER_TERRITORIES = ("Arrakeen", "Carthag")
@@ -123,6 +123,8 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     _pay(state, f, cost.amount, cost.payee)
     place_forces(state, f, piece_id(territory, sector), fighters, p.starred, advisors, "reserves")
     _note_entry(state, pos, f, territory, from_off_planet=True)
+    if p.karama:  # the Karama card played goes face up to the discard pile (actions/core.py)
+        play_karama(ctx, state, f)
     state["turn_flags"][f]["shipped"] = True
     state["last_shipment"] = {"faction": f, "territory": territory, "cost": cost.amount, "payee": cost.payee}
 
@@ -279,6 +281,7 @@ class Move(Payload):
     starred: int = Count
     advisors: int = Count
     ornithopter_token: bool = False
+    hajr: bool = False  # a Hajr card: an extra move this turn (the card goes to the discard pile)
 
 
 def _move_summary(p) -> str:
@@ -300,8 +303,12 @@ def move(ctx: Ctx, state: dict, p: Move) -> None:
     src_t, src_s = resolve_place(ctx, state, p.from_, p.from_sector)
     dst_t, dst_s = resolve_place(ctx, state, p.to, p.to_sector)
     _in_phase(ctx, state, "Movement")
-    ctx.check(not state["turn_flags"][f]["moved"], f"{name(f)} has already moved a group this turn.",
-              "base-movement")
+    moved_before = state["turn_flags"][f]["moved"]
+    if p.hajr:  # the extra move a Hajr gives (before or after the turn's own): the card goes face up
+        discard_card(ctx, state, f, "Hajr", "base-movement", strict=False)
+    else:
+        ctx.check(not state["turn_flags"][f]["moved"], f"{name(f)} has already moved a group this turn.",
+                  "base-movement")
     if p.ornithopter_token:
         if not state["factions"][f].get("ornithopter_token"):
             raise hard(f"{name(f)} does not hold the Ornithopter Discovery token.", "discovery-ornithopter")
@@ -320,7 +327,7 @@ def move(ctx: Ctx, state: dict, p: Move) -> None:
         d["advisors"] += advisors - p.advisors
     if dst_t != src_t:
         _note_entry(state, pos, f, dst_t, from_off_planet=False)
-    state["turn_flags"][f]["moved"] = True
+    state["turn_flags"][f]["moved"] = moved_before if p.hajr else True
 
 
 # -- "where can I go?" -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ...rules.occupancy import check_destination_occupancy, in_storm
 from ...rules.phases import next_phase, phase_name, storm_order
 from ..state import occupants
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, name, present, resolve_place
+from .core import add_spice, discard_card, draw_cards, name, play_karama, present, resolve_place, treachery_record
 from .moves import position
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -157,6 +157,7 @@ class StormMove(Payload):
     sectors: int = Field(ge=0, le=40)
     adjust: int = Field(default=0, ge=-1, le=1)  # Ecological Testing Station
     weather_control: bool = False  # a Weather Control play: ``sectors`` (0-10) replaces the storm's move
+    faction: FactionId | None = None  # who played Weather Control: the card goes to the discard pile
 
 
 def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> storm.StormPreview:
@@ -173,6 +174,13 @@ def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
     pending = state.get("storm_pending")
     if p.weather_control:
         ctx.rules(storm.storm_move, 0, p.adjust, p.sectors)
+        if p.faction:
+            present(state, p.faction)
+            if not (ctx.is_host or ctx.actor == p.faction):
+                raise hard(f"Only {name(p.faction)} (or the host) can say {name(p.faction)} played Weather Control.",
+                           "base-storm")
+            if discard_card(ctx, state, p.faction, "Weather Control", "base-storm", strict=False):
+                ctx.summary = f"storm moves {p.sectors + p.adjust} sectors (Weather Control, {name(p.faction)})"
     elif pending:
         ctx.check(pending["sectors"] == p.sectors,
                   f"The storm should move {pending['sectors']} sectors ({pending['source']}), not {p.sectors}.",
@@ -359,27 +367,39 @@ class Buy(Payload):
     karama: bool = False  # Karama: refuse to pay for the card
 
 
-@action("bid.buy", Buy, summary=lambda p: f"{name(p.faction)} buys a card for {p.price}"
-        + (" (Karama: does not pay)" if p.karama else ""))
+def _buy_summary(p) -> str:
+    return f"{name(p.faction)} buys a card for {p.price}" + (" (Karama: does not pay)" if p.karama else "")
+
+
+@action("bid.buy", Buy, summary=_buy_summary)
 def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
+    """A card bought at auction (and the Harkonnen bonus card) comes from the deck, unnamed: the
+    buyer's phone then offers to name it (secret ``cards.name``); this public entry never names it.
+    An empty deck is refilled from the discard pile first (a public line of the history)."""
     f = present(state, p.faction)
     ctx.check(state["phase"] == "bidding", "Treachery cards are bought in the Bidding phase.", "base-bidding")
     record_sale(state, f)
     hand = state["factions"][f]["hand_size"]
     limit = state["factions"][f]["hand_limit"]
     ctx.rules(economy.check_purchase, f, hand, limit)
+    extra = []
     if p.karama:  # the same rules /api/karama lists: never against one's own advantage
         ctx.rules(karama.check_karama_use, f, "emperor-free-card", state["factions_present"],
                   ally=state["alliances"].get(f), what="take a card without paying for it")
+        played = play_karama(ctx, state, f)
+        if played:
+            extra.append(f"{played} discarded")
     if not p.karama:
         payee = economy.purchase_payee(f, state["factions_present"])
         add_spice(state, f, -p.price)
         if payee == "emperor":
             add_spice(state, "emperor", p.price)
+    hand = state["factions"][f]["hand_size"]
     new = hand + 1
     if f == "harkonnen" and economy.harkonnen_bonus_card(new, limit):
         new += 1
-    state["factions"][f]["hand_size"] = min(new, max(limit, hand + 1))
+    extra += draw_cards(ctx, state, f, min(new, max(limit, hand + 1)) - hand)
+    ctx.summary = _buy_summary(p) + "".join(f"; {x}" for x in extra)
 
 
 class CardsName(Payload):
@@ -395,10 +415,34 @@ def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
     from ...rules import treachery
     f = present(state, p.faction)
     c = treachery.card(p.card)
-    hand = state["private"][f].setdefault("cards", [])
+    mine = state["private"][f]
+    hand = mine.setdefault("cards", [])
     ctx.check(state["factions"][f]["hand_size"] > len(hand),
               f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    tr = treachery_record(state)
+    ctx.check(treachery.copies_left(c.name, tr["discard"], hand, tr["kiss_added"]) > 0,
+              f"Every {c.name} of the game is already face up in the discard pile or in {name(f)}'s hand"
+              + ("" if tr["kiss_added"] or not c.kiss_added else " (the KISS cards join at the first reshuffle)")
+              + ".", treachery.RULE)
     hand.append(c.name)
+    if mine.get("to_name"):
+        mine["to_name"] -= 1
+
+
+class CardsKeepUnnamed(Payload):
+    type: Literal["cards.keep_unnamed"]
+    faction: FactionId
+
+
+@action("cards.keep_unnamed", CardsKeepUnnamed, secret=True,
+        summary=lambda p: f"{name(p.faction)} keep a card unnamed")
+def cards_keep_unnamed(ctx: Ctx, state: dict, p: CardsKeepUnnamed) -> None:
+    """Dismiss one "name the card you got" prompt: the card stays in the hand, unnamed."""
+    f = present(state, p.faction)
+    mine = state["private"][f]
+    if not mine.get("to_name"):
+        raise hard(f"{name(f)} have no new card to name.", "kiss-treachery-deck")
+    mine["to_name"] -= 1
 
 
 class Revive(Payload):
