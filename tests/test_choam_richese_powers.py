@@ -177,7 +177,7 @@ def test_richese_adds_to_its_allys_once_around_bid(client, t):
     assert get(client, t, "atreides", "state")["factions"]["atreides"]["private"]["cache_ally_pledge"] == 4
     for f in a["order"][:-1]:
         if f == "atreides":
-            err = refused(client, t, f, "richese-alliance", "at most 4", type="cache.bid", faction=f,
+            err = refused(client, t, f, "richese-cache-ally-bid", "at most 4", type="cache.bid", faction=f,
                           amount=14, ally_spice=5)
             assert "5" not in err["message"]  # the pledge (4) is told, never Richese's 5
             ok(client, t, f, type="cache.bid", faction=f, amount=13, ally_spice=4)  # 9 own + 4 of Richese's
@@ -210,11 +210,11 @@ def test_an_allys_part_of_a_sealed_bid_stays_sealed(client, t):
 
 def test_a_pledge_needs_an_ally_and_the_spice(client, t):
     open_cache(client, t, "silent")
-    refused(client, t, "emperor", "richese-alliance", "no ally", type="cache.pledge",
+    refused(client, t, "emperor", "richese-cache-ally-bid", "no ally", type="cache.pledge",
             faction="emperor", spice=2)
     ok(client, t, type="alliance.form", factions=["emperor", "harkonnen"], override=True,
        reason="a Nexus")
-    refused(client, t, "emperor", "richese-alliance", "cannot pledge 11", type="cache.pledge",
+    refused(client, t, "emperor", "richese-cache-ally-bid", "cannot pledge 11", type="cache.pledge",
             faction="emperor", spice=11)
 
 

@@ -120,16 +120,16 @@ def check_ally_part(state: dict, f: str, amount: int, ally_spice: int, rule: str
         return
     ally = state["alliances"].get(f)
     if not ally:
-        raise hard(f"{name(f)} has no ally to add spice to the bid.", "richese-alliance")
+        raise hard(f"{name(f)} has no ally to add spice to the bid.", "richese-cache-ally-bid")
     if ally_spice > amount:
         raise hard(f"The ally's part ({ally_spice}) cannot be more than the whole bid ({amount}).", rule)
     allowed = _pledge(state, f)
     if ally_spice > allowed:
         raise hard(f"{name(ally)} allow{'s' if ally != 'richese' else ''} at most {allowed} spice toward "
-                   f"{name(f)}'s bid for this cache card: ask them to pledge more.", "richese-alliance")
+                   f"{name(f)}'s bid for this cache card: ask them to pledge more.", "richese-cache-ally-bid")
     if ally_spice > state["private"][ally]["spice"]:
         raise hard(f"{name(ally)} cannot cover {ally_spice} spice toward the bid now: ask them to pledge again.",
-                   "richese-alliance")
+                   "richese-cache-ally-bid")
 
 
 class CachePledge(Payload):
@@ -146,13 +146,13 @@ def cache_pledge(ctx: Ctx, state: dict, p: CachePledge) -> None:
     f = present(state, p.faction)
     ally = state["alliances"].get(f)
     if not ally:
-        raise hard(f"{name(f)} has no ally to help with a cache bid.", "richese-alliance")
+        raise hard(f"{name(f)} has no ally to help with a cache bid.", "richese-cache-ally-bid")
     a = cache_auction(state)
     if not a or a["status"] != "open":
         raise hard("No cache auction is open.", RULE_CACHE)
     if p.spice > state["private"][f]["spice"]:
         raise hard(f"{name(f)} has {state['private'][f]['spice']} spice and cannot pledge {p.spice}.",
-                   "richese-alliance")
+                   "richese-cache-ally-bid")
     if p.spice:
         state["private"][f]["cache_pledge"] = {"for": ally, "card": a["card"], "spice": p.spice}
         state["private"][ally]["cache_ally_pledge"] = p.spice
