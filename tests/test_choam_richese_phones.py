@@ -133,3 +133,13 @@ def test_choam_discards_with_taps(app, client, t):
     assert "Lasgun: 3 spice" in html and "Kulon: 2 spice" in html and "Kulon: its CHOAM effect" in html
     tap(choam, t, form_of(html, "Kulon: its CHOAM effect"))
     assert host_state(client, t)["factions"]["choam"]["hand_size"] == 2
+
+
+def test_a_hidden_skill_stays_off_other_phones(app, client, t):
+    emperor = join_seat(app, t.code, "emperor")
+    tap(emperor, t, form_of(page(emperor, t), 'id="skill-assign"'), skill="Warmaster", leader="Bashar",
+        hidden="true")
+    mine = page(emperor, t)
+    assert "Warmaster" in mine.split('id="my-skill"', 1)[1][:200] and "behind your shield" in mine
+    other = page(join_seat(app, t.code, "atreides"), t).split('id="skills-public"', 1)[1].split("</ul>", 1)[0]
+    assert "behind the shield" in other and "Warmaster" not in other and "Bashar" not in other
