@@ -143,3 +143,42 @@ def test_a_hidden_skill_stays_off_other_phones(app, client, t):
     assert "Warmaster" in mine.split('id="my-skill"', 1)[1][:200] and "behind your shield" in mine
     other = page(join_seat(app, t.code, "atreides"), t).split('id="skills-public"', 1)[1].split("</ul>", 1)[0]
     assert "behind the shield" in other and "Warmaster" not in other and "Bashar" not in other
+
+
+def test_inflation_is_placed_with_a_tap(app, client, t):
+    set_phase(client, t, "mentat_pause")
+    choam = join_seat(app, t.code, "choam")
+    assert 'id="inflation-double"' not in page(join_seat(app, t.code, "atreides"), t)
+    out = tap(choam, t, form_of(page(choam, t), 'id="inflation-cancel"'))
+    assert 'id="inflation-double"' not in out
+    assert host_state(client, t)["factions"]["choam"]["inflation"]["side"] == "cancel"
+
+
+def test_richese_ships_moves_and_reveals_a_nofield_with_taps(app, client, t):
+    from table_helpers import its_turn, stack
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    richese = join_seat(app, t.code, "richese")
+    html = page(richese, t)
+    fields = form_of(html, 'id="nofield-ship-self"')
+    assert 'name="token" value="0"' in html
+    tap(richese, t, fields, **{"territory@sector": "The Great Flat@14", "token": "5"})
+    html = page(richese, t)
+    assert 'id="nofield-here"' in html and "(5)" in html
+    assert 'id="nofield-ship-self"' not in html  # one No-Field on the planet at a time
+    assert 'id="nofield-here"' not in page(join_seat(app, t.code, "atreides"), t)
+    tap(richese, t, form_of(html, 'id="nofield-move"'), **{"to@to_sector": "Funeral Plain@14"})
+    assert "Funeral Plain" in page(richese, t).split('id="nofield-here"', 1)[1][:120]
+    tap(richese, t, form_of(page(richese, t), 'id="nofield-reveal"'))
+    assert stack(host_state(client, t), "Funeral Plain", "richese")["forces"] == 5
+
+
+def test_the_black_market_is_a_tap_in_advanced_play(app, client, t):
+    ok(client, t, type="cards.set", faction="richese", cards=["Lasgun"])
+    set_phase(client, t, "bidding")
+    richese = join_seat(app, t.code, "richese")
+    before = host_state(client, t)["factions"]["emperor"]["hand_size"]
+    tap(richese, t, form_of(page(richese, t), 'id="blackmarket-sell"'), buyer="emperor", price="3")
+    h = host_state(client, t)
+    assert spice(h, "richese") == 5 + 3 and h["factions"]["emperor"]["hand_size"] == before + 1
+    assert h["factions"]["richese"]["hand_size"] == 0
