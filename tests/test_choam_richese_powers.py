@@ -318,6 +318,16 @@ def test_the_audit_can_be_paid_off_one_spice_a_card(client, adv):
             faction="choam", battle=b)
 
 
+def test_a_karama_stops_one_audit(client, adv):
+    """"In Advanced, prevent support-spice income for one battle, or prevent one audit." """
+    b = auditor_battle(client, adv, hand=["Karama", "Baliset", "Snooper"])
+    refused(client, adv, "choam", "kiss-karama", "own", type="karama.choam_audit", faction="choam", battle=b)
+    s = ok(client, adv, "atreides", type="karama.choam_audit", faction="atreides", battle=b)
+    assert s["factions"]["atreides"]["hand_size"] == 2 and "Karama" not in s["factions"]["atreides"]["private"]["cards"]
+    refused(client, adv, "choam", "choam-auditor", "already audited", type="auditor.inspect", faction="choam",
+            battle=b)
+
+
 def test_the_auditor_is_advanced_only_and_never_captured(client, t, adv):
     refused(client, t, "choam", "choam-auditor", "Advanced", type="auditor.inspect", faction="choam", battle="b1")
     refused(client, adv, "harkonnen", "choam-auditor", "cannot be captured", type="leader.capture",

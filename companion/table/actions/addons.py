@@ -938,6 +938,27 @@ def auditor_cancel(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
     ctx.summary = f"{name(opponent)} pay CHOAM {n} spice: no audit after battle {b['id']}"
 
 
+class KaramaAudit(Payload):
+    type: Literal["karama.choam_audit"]
+    faction: FactionId  # who plays the Karama (the audited opponent, or anyone but CHOAM)
+    battle: str = Field(min_length=1, max_length=40)
+
+
+@action("karama.choam_audit", KaramaAudit,
+        summary=lambda p: f"{name(p.faction)} play a Karama: no audit after battle {p.battle}")
+def karama_choam_audit(ctx: Ctx, state: dict, p: KaramaAudit) -> None:
+    """Advanced: a Karama stops one audit (a use separate from stopping support income)."""
+    from ...rules import karama
+    f = present(state, p.faction)
+    b, opponent, _n, _used = _audit(ctx, state, AuditorEntry(type="auditor.inspect", faction="choam",
+                                                              battle=p.battle))
+    ctx.rules(karama.check_karama_use, f, "choam-audit", state["factions_present"], ally=state["alliances"].get(f),
+              what="stop the Auditor's audit")
+    spend_karama(state, f)
+    state["factions"]["choam"]["audits"].append({"battle": b["id"], "turn": state["turn"], "opponent": opponent,
+                                                 "cards": 0, "cancelled": True, "karama": f})
+
+
 def _auditor_not_captured(ctx: Ctx, state: dict, p) -> None:
     if p.faction == "choam" and p.leader.strip().lower() in ("the auditor", "auditor"):
         raise RuleViolation("The Auditor cannot be captured: it goes face up to the tanks.", "choam-auditor")
