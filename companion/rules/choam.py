@@ -105,6 +105,13 @@ def discard_value(card: str, hand: list[str]) -> int:
                         "choam-discard")
 
 
+def check_worthless_effect(card: str) -> None:
+    """Only a Worthless Card has a named CHOAM effect (each a different one)."""
+    if card not in WORTHLESS:
+        raise RuleViolation(f"{card!r} is not a Worthless Card: only those have a CHOAM effect "
+                            f"({', '.join(WORTHLESS)}).", "choam-discard")
+
+
 def support_income(paid: int, traitor_revealed: bool = False) -> int:
     """Advanced: half (rounded down) of another faction's battle support payment, none after a traitor."""
     return 0 if traitor_revealed else paid // 2
@@ -116,4 +123,63 @@ def audit_cards(auditor_survived: bool, available: int) -> int:
 
 
 __all__ = ["inflation_side", "double_face_up", "check_bribe", "check_inflation_place", "special_charity",
-           "scale", "charity_payer", "duplicates", "discard_value", "support_income", "audit_cards"]
+           "scale", "charity_payer", "duplicates", "discard_value", "check_worthless_effect", "support_income", "audit_cards"]
+
+
+# -- the Auditor (Advanced) ------------------------------------------------------------------
+
+AUDITOR = "The Auditor"
+
+
+def audit_pick(hand: list[str], hand_size: int, used: Iterable[str], n: int, seed: str) -> list[str]:
+    """The cards CHOAM sees: ``n`` drawn at random (reproducibly from ``seed``) from the opponent's
+    hand without the cards it used in the battle; an unnamed card shows as ``"(unnamed card)"``."""
+    import random
+    pool = list(hand) + ["(unnamed card)"] * max(0, hand_size - len(hand))
+    for c in used:
+        match = next((x for x in pool if x.lower() == c.lower()), None)
+        if match:
+            pool.remove(match)
+    return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+# -- Leader Skills (optional module) ---------------------------------------------------------
+
+def skill_names() -> list[str]:
+    import json
+    from importlib import resources
+    data = json.loads(resources.files("companion").joinpath("data/leader_skills.json").read_text("utf-8"))
+    return [s["name"] for s in data["skills"]]
+
+
+def skill_name(wanted: str) -> str:
+    """The Skill Card called ``wanted`` (any case), or a hard refusal listing the deck."""
+    names = skill_names()
+    for s in names:
+        if s.lower() == wanted.strip().lower():
+            return s
+    raise hard(f"{wanted!r} is not a Leader Skill card: {', '.join(names)}.", "choam-richese-leader-skills")
+
+
+def check_skill_assign(skill: str, leader: str, leader_status: str, *, held: str | None,
+                       taken: Iterable[str]) -> None:
+    """One skill a faction, on one of its own living leaders (never the Auditor), a card nobody else holds."""
+    if leader == AUDITOR:
+        raise RuleViolation("The Auditor cannot be assigned a Leader Skill.", "choam-auditor")
+    if held:
+        raise RuleViolation(f"This faction already holds a Leader Skill ({held}): one skill a faction.",
+                            "choam-richese-leader-skills")
+    if skill in set(taken):
+        raise hard(f"{skill} is already out of the Skill deck.", "choam-richese-leader-skills")
+    if leader_status != "alive":
+        raise RuleViolation(f"{leader} is not at home to take a skill ({leader_status}).",
+                            "choam-richese-leader-skills")
+
+
+def bribe_check(inflation: dict | None, turn: int, phase: str, payer: str, to: str) -> None:
+    if payer == to:
+        raise hard("A faction cannot bribe itself.", "choam-richese-bribes")
+    check_bribe(inflation, turn, phase)
+
+
+__all__ += ["AUDITOR", "audit_pick", "skill_names", "skill_name", "check_skill_assign", "bribe_check"]

@@ -131,6 +131,7 @@ FREE_REVIVAL = {
     "bg": 1, "ecaz": 2, "moritani": 2, "tleilaxu": 1, "choam": 0, "richese": 2,
 }
 CHOAM_REVIVAL_COST = 1  # CHOAM: no free revival, any number of forces at 1 spice each
+CHOAM_KARAMA_TLEILAXU_LIMIT = 5  # Karama on CHOAM's revival: 3 forces, or 5 if the Tleilaxu permit
 REVIVAL_LIMIT = 3
 FORCE_REVIVAL_COST = 2
 EMPEROR_ALLY_EXTRA = 3
@@ -161,6 +162,8 @@ def revival_limits(
     *,
     fremen_grants_ally: bool = False,
     emperor_ally_pays: bool = True,
+    karama_on_choam: bool = False,
+    tleilaxu_raised: bool = False,
 ) -> RevivalLimits:
     """This turn's force-revival limits for ``faction``.
 
@@ -175,7 +178,10 @@ def revival_limits(
     can_buy = faction != "fremen"
     max_forces = REVIVAL_LIMIT if can_buy else free
     cost_per_force = FORCE_REVIVAL_COST
-    if faction == "choam":  # no per-turn cap, 1 spice a force (choam-richese.txt)
+    if faction == "choam" and karama_on_choam:  # the advantage stopped: 3 (5 if the Tleilaxu allow) at 2
+        max_forces = CHOAM_KARAMA_TLEILAXU_LIMIT if (tleilaxu_raised and ally == "tleilaxu") else REVIVAL_LIMIT
+        rules = ["choam-revival", "karama-choam"]
+    elif faction == "choam":  # no per-turn cap, 1 spice a force (choam-richese.txt)
         max_forces, cost_per_force = 20, CHOAM_REVIVAL_COST
         rules = ["choam-revival"]
     emperor_extra = EMPEROR_ALLY_EXTRA if (ally == "emperor" and emperor_ally_pays and faction != "emperor") else 0
@@ -202,7 +208,7 @@ class RevivalCost:
     cost: int  # paid by the reviving faction, to the bank
     emperor_paid: int  # forces the Emperor pays for
     emperor_cost: int  # paid by the Emperor, to the bank
-    payee: str = "bank"
+    payee: str = "bank"  # who receives ``cost`` (the Tleilaxu for CHOAM's half-price revival)
 
 
 def check_revival(
@@ -218,6 +224,9 @@ def check_revival(
     emperor_spice: int | None = None,
     in_tanks: int | None = None,
     starred_in_tanks: int | None = None,
+    tleilaxu_half: bool = False,
+    karama_on_choam: bool = False,
+    tleilaxu_raised: bool = False,
 ) -> RevivalCost:
     """Check a force revival (``forces`` normal + ``starred``) and return what it costs.
 
@@ -225,7 +234,11 @@ def check_revival(
     _check_n(forces, "Forces revived", "base-revival")
     _check_n(starred, "Starred forces revived", "base-revival")
     _check_n(emperor_pays, "Forces the Emperor pays for", "emperor-alliance")
-    lim = revival_limits(faction, turn, ally, fremen_grants_ally=fremen_grants_ally)
+    lim = revival_limits(faction, turn, ally, fremen_grants_ally=fremen_grants_ally,
+                         karama_on_choam=karama_on_choam, tleilaxu_raised=tleilaxu_raised)
+    if tleilaxu_half and (faction != "choam" or ally != "tleilaxu"):
+        raise RuleViolation("Only CHOAM, allied with the Tleilaxu, may be offered half-price revival by them.",
+                            "choam-revival")
     total = forces + starred
     if in_tanks is not None and forces > in_tanks:
         raise hard(f"Only {in_tanks} {FACTION_NAMES[faction]} forces are in the tanks.", "base-tanks")
@@ -272,15 +285,20 @@ def check_revival(
     free = min(own, lim.free)
     paid = own - free
     cost = paid * lim.cost_per_force
+    payee = "bank"
+    if tleilaxu_half and cost:  # the whole bill halved, rounded up, paid to the Tleilaxu
+        cost, payee = -(-cost // 2), "tleilaxu"
     emperor_cost = emperor_pays * FORCE_REVIVAL_COST
     if spice is not None and cost > _check_n(spice, "Spice"):
         raise hard(f"{FACTION_NAMES[faction]} has {spice} spice and cannot pay {cost} for revival.", "base-revival")
     if emperor_spice is not None and emperor_cost > _check_n(emperor_spice, "Spice"):
         raise hard(f"The Emperor has {emperor_spice} spice and cannot pay {emperor_cost}.", "emperor-alliance")
-    return RevivalCost(free=free, paid=paid, cost=cost, emperor_paid=emperor_pays, emperor_cost=emperor_cost)
+    return RevivalCost(free=free, paid=paid, cost=cost, emperor_paid=emperor_pays, emperor_cost=emperor_cost,
+                       payee=payee)
 
 
 DUKE_VIDAL = "Duke Vidal"
+AUDITOR = "The Auditor"
 DUKE_VIDAL_COST = 5
 
 
@@ -306,6 +324,8 @@ def leader_revival(
         return {"cost": DUKE_VIDAL_COST, "payee": payee, "rule": "ecaz-revival"}
     if revived_this_turn >= 1:
         raise RuleViolation(f"{FACTION_NAMES[faction]} already revived a leader this turn.", "base-leader-revival")
+    if faction == "choam" and leader == AUDITOR:  # its one leader revival, even while others live
+        return {"cost": strength, "payee": payee, "rule": "choam-auditor"}
     if faction == "ecaz":
         if leaders_in_tanks is None or leaders_in_tanks < 5:
             raise RuleViolation(

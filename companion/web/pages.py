@@ -672,7 +672,13 @@ def template_globals() -> dict:
     return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
-            "known_ambassadors": list(load_factions().get("ambassadors", []))}
+            "known_ambassadors": list(load_factions().get("ambassadors", [])),
+            "leader_skill_names": _leader_skill_names()}
+
+
+def _leader_skill_names() -> list[str]:
+    from ..rules.choam import skill_names  # the CHOAM & Richese Leader Skill deck (data/leader_skills.json)
+    return skill_names()
 
 
 def deck_left(s: dict, raw_deck: dict | None) -> dict:

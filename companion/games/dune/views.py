@@ -23,7 +23,7 @@ PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "fa
                "storm_pending", "storm_dials", "last_shipment", "last_revealed", "nexus", "charity_claimed",
                "stronghold_cards", "proposal_seq", "jacurutu", "fremen_sent_to", "cache_auction", "bg_choice",
                "treachery", "spice_deck", "revived", "leaders_revived", "discovery_spawned", "battles",
-               "ambassadors_sent")
+               "ambassadors_sent", "skill_deck")
 PUBLIC_PREFIXES = ("collected:",)  # collected:<turn>: that turn's Collection was applied
 # filtered per seat by ``compose``: secrets under private[faction], proposals between two factions
 PRIVATE_KEYS = ("private", "factions", "board", "proposals")
@@ -122,10 +122,9 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
-        if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation applied)
-            from ...rules.choam import special_charity
-            info["my_charity"] = special_charity(len(state["factions_present"]),
-                                                 (info.get("inflation") or {}).get("side_now"))
+        if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation, Karama applied)
+            from ...table.actions.addons import choam_charity_now
+            info["my_charity"] = choam_charity_now(state)
     return info
 
 

@@ -80,10 +80,85 @@ def _settle(state: dict, a: dict, buyer: str | None, price: int) -> None:
         return
     a.update(status="sold", winner=buyer, price=price)
     payee = richese.cache_payee(buyer, state["factions_present"])
-    add_spice(state, buyer, -price)
+    part = min(price, _ally_part(state, a, buyer))
+    if part:  # the ally's contribution first: incoming spice cannot fund it
+        ally = state["alliances"][buyer]
+        add_spice(state, ally, -part)
+        to = richese.cache_payee(ally, state["factions_present"])  # Richese's own part: Emperor or bank
+        if to != "bank":
+            add_spice(state, to, part)
+        a["ally_paid"] = part
+    add_spice(state, buyer, -(price - part))
     if payee != "bank":
-        add_spice(state, payee, price)
+        add_spice(state, payee, price - part)
+    for f in state["factions_present"]:
+        state["private"][f].pop("cache_pledge", None)
+        state["private"][f].pop("cache_ally_part", None)
     _give(state, buyer, a["card"])
+
+
+def _ally_part(state: dict, a: dict, buyer: str) -> int:
+    if a["method"] == "once_around":
+        return (a.get("high") or {}).get("ally_spice", 0) or 0
+    return state["private"][buyer].get("cache_ally_part", 0) or 0
+
+
+def _pledge(state: dict, f: str) -> int:
+    """What ``f``'s ally allows toward ``f``'s cache bid this auction (0: nothing pledged)."""
+    ally = state["alliances"].get(f)
+    got = state["private"][ally].get("cache_pledge") if ally else None
+    a = cache_auction(state)
+    if not got or not a or got["for"] != f or got["card"] != a["card"]:
+        return 0
+    return got["spice"]
+
+
+def check_ally_part(state: dict, f: str, amount: int, ally_spice: int, rule: str) -> None:
+    """A cache bid of ``amount`` with ``ally_spice`` of it from the bidder's ally: never beyond what
+    the ally pledged, nor what the ally holds (the refusal never tells the ally's total)."""
+    if not ally_spice:
+        return
+    ally = state["alliances"].get(f)
+    if not ally:
+        raise hard(f"{name(f)} has no ally to add spice to the bid.", "richese-cache-ally-bid")
+    if ally_spice > amount:
+        raise hard(f"The ally's part ({ally_spice}) cannot be more than the whole bid ({amount}).", rule)
+    allowed = _pledge(state, f)
+    if ally_spice > allowed:
+        raise hard(f"{name(ally)} allow{'s' if ally != 'richese' else ''} at most {allowed} spice toward "
+                   f"{name(f)}'s bid for this cache card: ask them to pledge more.", "richese-cache-ally-bid")
+    if ally_spice > state["private"][ally]["spice"]:
+        raise hard(f"{name(ally)} cannot cover {ally_spice} spice toward the bid now: ask them to pledge again.",
+                   "richese-cache-ally-bid")
+
+
+class CachePledge(Payload):
+    type: Literal["cache.pledge"]
+    faction: FactionId  # the ally who adds spice
+    spice: int = Field(ge=0, le=999)  # 0 withdraws the pledge
+
+
+@action("cache.pledge", CachePledge, secret=True,
+        summary=lambda p: f"{name(p.faction)} pledge spice toward their ally's cache bid")
+def cache_pledge(ctx: Ctx, state: dict, p: CachePledge) -> None:
+    """From the ally's own phone: the most of its spice its ally may add to a cache bid (Once Around
+    or sealed). Only the two allies see the number; it is spent only if that bid wins."""
+    f = present(state, p.faction)
+    ally = state["alliances"].get(f)
+    if not ally:
+        raise hard(f"{name(f)} has no ally to help with a cache bid.", "richese-cache-ally-bid")
+    a = cache_auction(state)
+    if not a or a["status"] != "open":
+        raise hard("No cache auction is open.", RULE_CACHE)
+    if p.spice > state["private"][f]["spice"]:
+        raise hard(f"{name(f)} has {state['private'][f]['spice']} spice and cannot pledge {p.spice}.",
+                   "richese-cache-ally-bid")
+    if p.spice:
+        state["private"][f]["cache_pledge"] = {"for": ally, "card": a["card"], "spice": p.spice}
+        state["private"][ally]["cache_ally_pledge"] = p.spice
+    else:
+        state["private"][f].pop("cache_pledge", None)
+        state["private"][ally].pop("cache_ally_pledge", None)
 
 
 def _give(state: dict, f: str, card: str) -> None:
@@ -100,6 +175,7 @@ class CacheBid(Payload):
     faction: FactionId
     amount: int | None = Field(default=None, ge=1, le=999)  # None: pass
     karama: bool = False
+    ally_spice: int = Field(default=0, ge=0, le=999)  # part of the bid the bidder's ally pays (pledged)
 
 
 @action("cache.bid", CacheBid,
@@ -122,9 +198,12 @@ def cache_bid(ctx: Ctx, state: dict, p: CacheBid) -> None:
         high = a["high"]["amount"] if a["high"] else 0
         if p.amount <= high:
             raise hard(f"Outbid {high}: bid {high + 1} or more, or pass.", RULE_CACHE)
-        if p.amount > state["private"][f]["spice"]:
-            raise hard(f"{name(f)} has {state['private'][f]['spice']} spice and cannot bid {p.amount}.", RULE_CACHE)
-        a["high"] = {"faction": f, "amount": p.amount}
+        check_ally_part(state, f, p.amount, p.ally_spice, RULE_CACHE)
+        own = p.amount - p.ally_spice
+        if own > state["private"][f]["spice"]:
+            raise hard(f"{name(f)} has {state['private'][f]['spice']} spice and cannot bid {own} of its own.",
+                       RULE_CACHE)
+        a["high"] = {"faction": f, "amount": p.amount, "ally_spice": p.ally_spice}
     else:
         a["passed"].append(f)
     if len(a["spoke"]) >= len(a["order"]):
@@ -136,6 +215,7 @@ class CacheSilentBid(Payload):
     type: Literal["cache.silent_bid"]
     faction: FactionId
     amount: int = Field(ge=0, le=999)
+    ally_spice: int = Field(default=0, ge=0, le=999)  # part of the sealed bid the bidder's ally pays
 
 
 @action("cache.silent_bid", CacheSilentBid, secret=True,
@@ -153,8 +233,11 @@ def cache_silent_bid(ctx: Ctx, state: dict, p: CacheSilentBid) -> None:
         raise hard(f"{name(f)} cannot bid in this cache auction.", RULE_SILENT)
     if f in a["bids_in"]:
         raise hard(f"{name(f)} has already sealed a bid.", RULE_SILENT)
-    richese.check_bid_amount(f, p.amount, state["private"][f]["spice"])
+    check_ally_part(state, f, p.amount, p.ally_spice, RULE_SILENT)
+    richese.check_bid_amount(f, p.amount - p.ally_spice, state["private"][f]["spice"])
     state["private"][f]["cache_bid"] = p.amount
+    if p.ally_spice:
+        state["private"][f]["cache_ally_part"] = p.ally_spice
     a["bids_in"].append(f)
     if set(a["bids_in"]) >= set(a["order"]):  # all in: reveal together
         bids = {x: state["private"][x].pop("cache_bid") for x in a["order"]}
@@ -591,18 +674,24 @@ def _charity(ctx: Ctx, state: dict, p) -> None:
     side = charity_side(state)
     if side == "cancel":
         raise RuleViolation("CHOAM's Inflation shows Cancel: no Charity is paid this turn.", "choam-inflation")
-    if f == "choam":
+    stopped = karama_stopped(state, "charity")
+    if f == "choam" and not stopped:
         amount = choam_rules.special_charity(len(state["factions_present"]), side)
         add_spice(state, "choam", amount)
         claimed[key] = amount
         return
-    ctx.check(bool(claimed.get(f"{state['turn']}:choam")),
-              "CHOAM collects its Charity before anyone else does.", "choam-charity")
+    if not stopped:
+        ctx.check(bool(claimed.get(f"{state['turn']}:choam")),
+                  "CHOAM collects its Charity before anyone else does.", "choam-charity")
     amount = economy.charity(state["turn"], f, state["private"][f]["spice"])
+    if amount <= 0 and f == "choam":
+        raise hard(f"A Karama stopped CHOAM's special Charity, and with {state['private']['choam']['spice']} "
+                   f"spice CHOAM gets no ordinary Charity: only factions with 0 or 1 spice may claim it.",
+                   "karama-choam")
     if amount <= 0:
         return _charity_inner(ctx, state, p)  # the ordinary refusal, word for word
     amount = choam_rules.scale(amount, side)
-    payer = choam_rules.charity_payer(f, state["factions_present"])
+    payer = choam_rules.charity_payer(f, state["factions_present"], karama_on_choam=bool(stopped))
     if payer == "choam":
         have = state["private"]["choam"]["spice"]
         ctx.check(have >= amount, f"CHOAM has {have} spice and cannot pay {name(f)}'s Charity of {amount}.",
@@ -636,21 +725,31 @@ class ChoamDiscard(Payload):
     type: Literal["choam.discard"]
     faction: Literal["choam"] = "choam"
     card: str = Field(min_length=1, max_length=60)
+    effect: bool = False  # a Worthless Card discarded for its own CHOAM effect instead of spice
 
 
-@action("choam.discard", ChoamDiscard, summary=lambda p: f"CHOAM discard {p.card} for spice")
+@action("choam.discard", ChoamDiscard, summary=lambda p: f"CHOAM discard {p.card} for "
+        + ("its CHOAM effect" if p.effect else "spice"))
 def choam_discard(ctx: Ctx, state: dict, p: ChoamDiscard) -> None:
-    """At the end of a phase: a surplus exact duplicate for 3 spice, a Worthless card for 2."""
+    """At the end of a phase: a surplus exact duplicate for 3 spice, a Worthless card for 2 - or a
+    Worthless card for its named CHOAM effect (when the move, storm, revival or Karama it answers is
+    attempted): no spice then; the table applies the effect."""
     present(state, "choam")
     hand = state["private"]["choam"].setdefault("cards", [])
     card = next((c for c in hand if c.lower() == p.card.lower()), None)
     if card is None:
         raise hard(f"CHOAM does not hold {p.card!r} (name it in the hand first).", "choam-discard")
-    value = ctx.rules(choam_rules.discard_value, card, hand)
+    if p.effect:
+        ctx.rules(choam_rules.check_worthless_effect, card)
+        value = 0
+    else:
+        value = ctx.rules(choam_rules.discard_value, card, hand)
     hand.remove(card)
     state["factions"]["choam"]["hand_size"] = max(0, state["factions"]["choam"]["hand_size"] - 1)
+    state.setdefault("treachery", {"discard": []}).setdefault("discard", []).append(card)
     add_spice(state, "choam", value or 0)
-    ctx.summary = f"CHOAM discard {card} for {value or 0} spice"
+    ctx.summary = (f"CHOAM discard {card} for its CHOAM effect" if p.effect
+                   else f"CHOAM discard {card} for {value or 0} spice")
 
 
 class ChoamTrade(Payload):
@@ -684,6 +783,294 @@ def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
     state["factions"]["choam"]["traded_turn"] = state["turn"]
 
 
+# -- Karama against CHOAM's advantages --------------------------------------------------------
+
+KARAMA_ON_CHOAM = {"charity": ("choam-charity", "charity", "stop CHOAM's special Charity"),
+                   "revival": ("choam-revival", "revival", "stop CHOAM's revival advantage")}
+
+
+def karama_stopped(state: dict, what: str) -> str | None:
+    """The faction whose Karama stopped CHOAM's ``what`` advantage this turn, or None."""
+    if "choam" not in state["factions_present"]:
+        return None
+    x = (state["factions"]["choam"].get("karama_stopped") or {}).get(what)
+    return x["by"] if x and x["turn"] == state["turn"] else None
+
+
+def spend_karama(state: dict, f: str) -> None:
+    """The Karama card leaves ``f``'s hand for the discard pile (a named hand must hold one)."""
+    pub = state["factions"][f]
+    if pub["hand_size"] < 1:
+        raise hard(f"{name(f)} holds no card to play as a Karama.", "kiss-karama")
+    hand = state["private"][f].setdefault("cards", [])
+    card = next((c for c in hand if c.lower().startswith("karama")), None)
+    if card is None and len(hand) >= pub["hand_size"]:
+        raise hard(f"{name(f)}'s hand, every card named, holds no Karama.", "kiss-karama")
+    if card:
+        hand.remove(card)
+    pub["hand_size"] -= 1
+    state.setdefault("treachery", {"discard": []}).setdefault("discard", []).append("Karama")
+
+
+class KaramaChoam(Payload):
+    type: Literal["karama.choam_charity", "karama.choam_revival"]
+    faction: FactionId  # who plays the Karama
+
+
+def _karama_on_choam(ctx: Ctx, state: dict, p: KaramaChoam) -> None:
+    from ...rules import karama
+    f = present(state, p.faction)
+    present(state, "choam")
+    what = p.type.rsplit("_", 1)[1]
+    effect, phase, verb = KARAMA_ON_CHOAM[what]
+    ctx.rules(karama.check_karama_use, f, effect, state["factions_present"], ally=state["alliances"].get(f),
+              what=verb)
+    ctx.check(state["phase"] == phase, f"A Karama to {verb} is played in the {phase.title()} phase.",
+              "karama-choam")
+    if karama_stopped(state, what):
+        raise hard(f"A Karama already stopped CHOAM's {what} advantage this turn.", "karama-choam")
+    if what == "charity":
+        ctx.check(not state.get("charity_claimed", {}).get(f"{state['turn']}:choam"),
+                  "CHOAM has already collected its Charity this turn: a Karama stops it before it is collected.",
+                  "karama-choam")
+    if what == "revival":
+        ctx.check(not state.get("revived", {}).get(f"{state['turn']}:choam"),
+                  "CHOAM has already revived this turn: a Karama stops the advantage before it is used.",
+                  "karama-choam")
+    spend_karama(state, f)
+    state["factions"]["choam"].setdefault("karama_stopped", {})[what] = {"turn": state["turn"], "by": f}
+
+
+for _t, _what in (("karama.choam_charity", "special Charity"), ("karama.choam_revival", "revival advantage")):
+    action(_t, KaramaChoam, summary=lambda p, w=_what: f"{name(p.faction)} play a Karama: no CHOAM {w} this turn"
+           )(_karama_on_choam)
+
+
+# -- bribes -------------------------------------------------------------------------------------
+
+class Bribe(Payload):
+    type: Literal["bribe"]
+    payer: FactionId = Field(alias="from")
+    to: FactionId
+    spice: int = Field(ge=1, le=99)
+
+    @property
+    def parties(self) -> list[str]:
+        return [self.payer, self.to]
+
+
+@action("bribe", Bribe, faction_field="parties",
+        summary=lambda p: f"{name(p.payer)} bribe {name(p.to)} with {p.spice} spice")
+def bribe(ctx: Ctx, state: dict, p: Bribe) -> None:
+    """A public spice bribe from one faction to another: never while CHOAM's Inflation shows Double
+    (from the moment it is placed). From the receiver's seat it needs the payer's consent."""
+    present(state, p.payer), present(state, p.to)
+    ctx.rules(choam_rules.bribe_check, _inflation(state), state["turn"], state["phase"], p.payer, p.to)
+    add_spice(state, p.payer, -p.spice)
+    add_spice(state, p.to, p.spice)
+
+
+# -- the Auditor (Advanced) ---------------------------------------------------------------------
+
+class AuditorEntry(Payload):
+    type: Literal["auditor.inspect", "auditor.cancel"]
+    faction: FactionId  # inspect: CHOAM; cancel: the audited opponent, who pays
+    battle: str = Field(min_length=1, max_length=40)
+
+
+def _audit(ctx: Ctx, state: dict, p: AuditorEntry) -> tuple[dict, str, int, list[str]]:
+    """(the battle, the opponent, cards CHOAM may see, cards used in the battle) of an audit."""
+    present(state, "choam")
+    ctx.check(bool(state["options"].get("advanced")), "The Auditor plays only in the Advanced game.",
+              "choam-auditor")
+    b = next((x for x in state.get("battles", []) or [] if x["id"] == p.battle), None)
+    if b is None:
+        raise hard(f"There is no battle {p.battle!r}.", "choam-auditor")
+    if "choam" not in b["sides"]:
+        raise hard("CHOAM did not fight in that battle: no audit.", "choam-auditor")
+    if b["status"] != "applied" or not b.get("outcome"):
+        raise hard("The audit comes after the battle's outcome is applied.", "choam-auditor")
+    if (b["plans"] or {}).get("choam", {}).get("leader") != choam_rules.AUDITOR:
+        raise hard("CHOAM audits only after a battle it fought with the Auditor.", "choam-auditor")
+    done = state["factions"]["choam"].setdefault("audits", [])
+    if any(a["battle"] == b["id"] for a in done):
+        raise hard("That battle was already audited (or the audit was paid off).", "choam-auditor")
+    opponent = next(f for f in b["sides"] if f != "choam")
+    plan = b["plans"][opponent]
+    used = [c for c in (plan.get("weapon"), plan.get("defense")) if c]
+    hand = state["private"][opponent].get("cards", [])
+    kept = [c for c in used if any(h.lower() == c.lower() for h in hand)]  # used cards still in hand
+    survived = choam_rules.AUDITOR not in b["outcome"].get("leaders_killed", [])
+    n = choam_rules.audit_cards(survived, state["factions"][opponent]["hand_size"] - len(kept))
+    return b, opponent, n, kept
+
+
+@action("auditor.inspect", AuditorEntry,
+        summary=lambda p: f"CHOAM's Auditor inspects cards after battle {p.battle}")
+def auditor_inspect(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
+    """2 random cards of the opponent's hand (1 if the Auditor died), never those used in the battle,
+    only as many as there are. The names go to CHOAM's private part only."""
+    if p.faction != "choam":
+        raise hard("Only CHOAM audits.", "choam-auditor")
+    b, opponent, n, used = _audit(ctx, state, p)
+    hand = state["private"][opponent].get("cards", [])
+    seen = choam_rules.audit_pick(hand, state["factions"][opponent]["hand_size"], used, n,
+                                  f"{state.get('table')}:{b['id']}:{state['turn']}:audit")
+    state["factions"]["choam"]["audits"].append({"battle": b["id"], "turn": state["turn"], "opponent": opponent,
+                                                 "cards": len(seen), "cancelled": False})
+    state["private"]["choam"].setdefault("audited", []).append(
+        {"battle": b["id"], "turn": state["turn"], "opponent": opponent, "cards": seen})
+    ctx.summary = (f"CHOAM's Auditor inspects {len(seen)} card{'s' if len(seen) != 1 else ''} of "
+                   f"{name(opponent)}'s hand (battle {b['id']})")
+
+
+@action("auditor.cancel", AuditorEntry,
+        summary=lambda p: f"{name(p.faction)} pay CHOAM to cancel the audit of battle {p.battle}")
+def auditor_cancel(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
+    """The opponent pays 1 spice per card CHOAM could see and the whole audit is off (no part payment)."""
+    b, opponent, n, _used = _audit(ctx, state, p)
+    if p.faction != opponent:
+        raise hard(f"Only {name(opponent)}, the audited faction, can pay off the audit.", "choam-auditor")
+    add_spice(state, opponent, -n)
+    add_spice(state, "choam", n)
+    state["factions"]["choam"]["audits"].append({"battle": b["id"], "turn": state["turn"], "opponent": opponent,
+                                                 "cards": 0, "cancelled": True, "paid": n})
+    ctx.summary = f"{name(opponent)} pay CHOAM {n} spice: no audit after battle {b['id']}"
+
+
+class KaramaAudit(Payload):
+    type: Literal["karama.choam_audit"]
+    faction: FactionId  # who plays the Karama (the audited opponent, or anyone but CHOAM)
+    battle: str = Field(min_length=1, max_length=40)
+
+
+@action("karama.choam_audit", KaramaAudit,
+        summary=lambda p: f"{name(p.faction)} play a Karama: no audit after battle {p.battle}")
+def karama_choam_audit(ctx: Ctx, state: dict, p: KaramaAudit) -> None:
+    """Advanced: a Karama stops one audit (a use separate from stopping support income)."""
+    from ...rules import karama
+    f = present(state, p.faction)
+    b, opponent, _n, _used = _audit(ctx, state, AuditorEntry(type="auditor.inspect", faction="choam",
+                                                              battle=p.battle))
+    ctx.rules(karama.check_karama_use, f, "choam-audit", state["factions_present"], ally=state["alliances"].get(f),
+              what="stop the Auditor's audit")
+    spend_karama(state, f)
+    state["factions"]["choam"]["audits"].append({"battle": b["id"], "turn": state["turn"], "opponent": opponent,
+                                                 "cards": 0, "cancelled": True, "karama": f})
+
+
+def _auditor_not_captured(ctx: Ctx, state: dict, p) -> None:
+    if p.faction == "choam" and p.leader.strip().lower() in ("the auditor", "auditor"):
+        raise RuleViolation("The Auditor cannot be captured: it goes face up to the tanks.", "choam-auditor")
+
+
+_wrap("leader.capture", before=_auditor_not_captured)
+
+
+# -- Leader Skills (optional module) ------------------------------------------------------------
+
+def _skills_taken(state: dict) -> list[str]:
+    return [state["private"][f]["skill"]["name"] for f in state["factions_present"]
+            if (state["private"][f].get("skill") or {}).get("name")]
+
+
+def _deck_count(state: dict) -> None:
+    state["skill_deck"] = {"size": len(choam_rules.skill_names()), "in_deck": len(choam_rules.skill_names())
+                           - len(_skills_taken(state))}
+
+
+def _publish_skill(state: dict, f: str) -> None:
+    mine = state["private"][f].get("skill")
+    if not mine:
+        state["factions"][f]["skill"] = None
+    elif mine.get("face_up", True):
+        state["factions"][f]["skill"] = {"name": mine["name"], "leader": mine["leader"]}
+    else:
+        state["factions"][f]["skill"] = {"hidden": True}  # behind the shield: that it exists is public
+
+
+class SkillAssign(Payload):
+    type: Literal["skill.assign"]
+    faction: FactionId
+    leader: str = Field(min_length=1, max_length=60)
+    skill: str = Field(min_length=1, max_length=60)
+    hidden: bool = False  # kept behind the shield instead of face up in front of it
+
+
+@action("skill.assign", SkillAssign, secret=True,
+        summary=lambda p: f"{name(p.faction)} assign a Leader Skill")
+def skill_assign(ctx: Ctx, state: dict, p: SkillAssign) -> None:
+    """The kept Skill Card goes with one eligible leader (at setup, or after reviving one's own
+    leader while holding none): face up in front of the shield (public) or behind it (private)."""
+    from .core import find_leader
+    f = present(state, p.faction)
+    ctx.check(bool(state["options"].get("leader_skills")), "Leader Skills are an optional module this table "
+              "did not choose.", "choam-richese-leader-skills")
+    skill = choam_rules.skill_name(p.skill)
+    ld = find_leader(state, f, p.leader)
+    held = (state["private"][f].get("skill") or {}).get("name")
+    ctx.rules(choam_rules.check_skill_assign, skill, ld["name"], ld["status"], held=held,
+              taken=[x for x in _skills_taken(state) if x != held])
+    state["private"][f]["skill"] = {"name": skill, "leader": ld["name"], "face_up": not p.hidden}
+    _publish_skill(state, f)
+    _deck_count(state)
+
+
+class SkillShow(Payload):
+    type: Literal["skill.show"]
+    faction: FactionId
+    face_up: bool
+
+
+@action("skill.show", SkillShow, secret=True,
+        summary=lambda p: f"{name(p.faction)} " + ("show their skilled leader" if p.face_up
+                                                    else "take their skilled leader behind the shield"))
+def skill_show(ctx: Ctx, state: dict, p: SkillShow) -> None:
+    """Choosing a battle leader: leave the skilled leader and card face up, or take both behind the shield."""
+    f = present(state, p.faction)
+    mine = state["private"][f].get("skill")
+    if not mine:
+        raise hard(f"{name(f)} holds no Leader Skill.", "choam-richese-leader-skills")
+    mine["face_up"] = p.face_up
+    _publish_skill(state, f)
+
+
+def leader_died(state: dict, faction: str, leader: str) -> None:
+    """Hook for any code that sends a leader to the tanks: its Skill Card goes back to the deck."""
+    mine = (state["private"].get(faction) or {}).get("skill")
+    if mine and mine["leader"] == leader:
+        state["private"][faction]["skill"] = None
+        _publish_skill(state, faction)
+        _deck_count(state)
+
+
+def skills_sync(ctx: Ctx, state: dict, p, _seen=None) -> None:
+    """After any entry that may kill leaders: a dead skilled leader's card returns to the deck."""
+    if not state["options"].get("leader_skills"):
+        return
+    for f in state["factions_present"]:
+        mine = state["private"][f].get("skill")
+        if not mine:
+            continue
+        ld = next((x for x in state["factions"][f]["leaders"] if x["name"] == mine["leader"]), None)
+        if ld is None or ld["status"] == "tanks":
+            leader_died(state, f, mine["leader"])
+
+
+_wrap("leader.tanks", after=skills_sync)
+_wrap("battle.apply", after=skills_sync)
+
+
+def skill_view(state: dict, f: str) -> dict | None:
+    """A faction's Leader Skill as the table sees it, with the leader's capture (a captured leader
+    takes its skill along)."""
+    pub = (state["factions"].get(f) or {}).get("skill")
+    if not pub or pub.get("hidden"):
+        return pub
+    ld = next((x for x in state["factions"][f]["leaders"] if x["name"] == pub["leader"]), None)
+    return dict(pub, captured_by=(ld or {}).get("captured_by"))
+
+
 # -- Stronghold Cards (optional module, Advanced) ----------------------------------------------
 
 def _stronghold_cards(ctx: Ctx, state: dict, p, _seen=None) -> None:
@@ -705,10 +1092,22 @@ _wrap("phase.set", after=_stronghold_cards)
 
 
 def addon_charity_entitled(state: dict, entitled: list[str]) -> list[str]:
-    """Who is owed Charity this turn with CHOAM at the table: CHOAM first, none under Cancel."""
+    """Who is owed Charity this turn with CHOAM at the table: CHOAM first, none under Cancel; after
+    a Karama on CHOAM's Charity, CHOAM only if it qualifies for the ordinary one."""
     if charity_side(state) == "cancel":
         return []
+    if karama_stopped(state, "charity"):
+        return list(entitled)
     return ["choam"] + [f for f in entitled if f != "choam"]
+
+
+def choam_charity_now(state: dict) -> int:
+    """What CHOAM may claim in this Charity phase (its phone's number): 2 per faction, Inflation
+    applied; after a Karama on it, only the ordinary Charity if CHOAM qualifies."""
+    side = charity_side(state)
+    if karama_stopped(state, "charity"):
+        return choam_rules.scale(economy.charity(state["turn"], "choam", state["private"]["choam"]["spice"]), side)
+    return choam_rules.special_charity(len(state["factions_present"]), side)
 
 
 def cache_steps(state: dict) -> list:
@@ -745,4 +1144,4 @@ def inflation_info(state: dict) -> dict | None:
 
 
 __all__ = ["cache_auction", "reveal_nofield", "charity_side", "addon_charity_entitled", "cache_steps",
-           "inflation_info"]
+           "inflation_info", "karama_stopped", "choam_charity_now", "leader_died", "skill_view"]

@@ -42,15 +42,19 @@ def consent_from(type_: str, payload: Any, actor: str) -> str | None:
     if type_ == "revive":
         if payload.emperor_pays and payload.faction != "emperor" and actor != "emperor":
             return "emperor"
+        if getattr(payload, "tleilaxu_half", False) and actor != "tleilaxu":
+            return "tleilaxu"  # CHOAM add-on: the half price is the Tleilaxu's offer to make
         return None
     if type_ == "spice.give":
         if actor != payload.faction:
             return payload.faction
         return None
+    if type_ == "bribe":  # CHOAM & Richese add-on: a bribe recorded by the receiver spends the payer's spice
+        return payload.payer if actor != payload.payer else None
     return None
 
 
-CONSENT_TYPES = ("alliance.form", "revive", "spice.give")
+CONSENT_TYPES = ("alliance.form", "revive", "spice.give", "bribe")
 
 
 def as_proposal(body: dict, role: str) -> dict:

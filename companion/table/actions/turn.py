@@ -452,6 +452,8 @@ class Revive(Payload):
     starred: int = Field(default=0, ge=0, le=5)
     emperor_pays: int = Field(default=0, ge=0, le=3)
     fremen_grants_ally: bool = False
+    tleilaxu_half: bool = False  # CHOAM add-on: the Tleilaxu ally's half-price offer (paid to the Tleilaxu)
+    tleilaxu_raised: bool = False  # CHOAM add-on, under Karama: the Tleilaxu ally permit 5 forces
 
 
 @action("revive", Revive, summary=lambda p: f"{name(p.faction)} revives {p.forces + p.starred} forces")
@@ -471,9 +473,13 @@ def revive(ctx: Ctx, state: dict, p: Revive) -> None:
                      fremen_grants_ally=p.fremen_grants_ally, emperor_pays=p.emperor_pays,
                      spice=state["private"][f]["spice"],
                      emperor_spice=state["private"]["emperor"]["spice"] if "emperor" in state["private"] else None,
-                     in_tanks=tanks["forces"], starred_in_tanks=tanks["starred"])
+                     in_tanks=tanks["forces"], starred_in_tanks=tanks["starred"],
+                     tleilaxu_half=p.tleilaxu_half, tleilaxu_raised=p.tleilaxu_raised,
+                     karama_on_choam=f == "choam" and _karama_stopped(state, "revival"))
     if cost is not None:
         add_spice(state, f, -cost.cost)
+        if cost.payee == "tleilaxu" and "tleilaxu" in state["private"]:
+            add_spice(state, "tleilaxu", cost.cost)
         if cost.emperor_cost and "emperor" in state["private"]:
             add_spice(state, "emperor", -cost.emperor_cost)
     tanks["forces"] -= p.forces
@@ -481,6 +487,12 @@ def revive(ctx: Ctx, state: dict, p: Revive) -> None:
     state["factions"][f]["reserves"]["forces"] += p.forces
     state["factions"][f]["reserves"]["starred"] += p.starred
     revived[key] = True
+
+
+def _karama_stopped(state: dict, what: str) -> bool:
+    """CHOAM add-on: a Karama stopped CHOAM's ``what`` advantage this turn (see actions/addons.py)."""
+    from .addons import karama_stopped
+    return bool(karama_stopped(state, what))
 
 
 # -- collection --------------------------------------------------------------------------------
