@@ -108,6 +108,24 @@ def test_the_harkonnen_bonus_card_reshuffles_between_its_two_draws(client):
     assert deck(s)["reshuffles"] == 1 and deck(s)["draw"] == 1 + 5 - 1  # Crysknife and the KISS cards, one drawn
 
 
+def test_the_harkonnen_bonus_card_after_a_cache_card_comes_from_the_deck_and_can_reshuffle(client):
+    t = create_table(client, FACTIONS + ["richese"])
+    set_phase(client, t, "bidding")
+    ok(client, t, type="cards.set", faction="atreides", cards=["Crysknife"])
+    ok(client, t, "atreides", type="cards.discard", faction="atreides", card="Crysknife")
+    _empty_the_deck(client, t, keep=("atreides", "harkonnen", "richese"))
+    ok(client, t, "richese", type="cache.announce", card="Distrans", when="first", method="once_around")
+    ok(client, t, type="spice.set", faction="harkonnen", amount=10)
+    for f in host_state(client, t)["cache_auction"]["order"]:
+        s = ok(client, t, f, type="cache.bid", faction=f, **({"amount": 2} if f == "harkonnen" else {}))
+    s = host_state(client, t)
+    assert s["cache_auction"]["winner"] == "harkonnen"
+    h = s["factions"]["harkonnen"]
+    assert h["hand_size"] == 4 and h["private"]["cards"] == ["Distrans"]  # the cache card, named, + the bonus
+    d = deck(s)
+    assert d["reshuffles"] == 1 and d["kiss_added"] and d["draw"] == 1 + 5 - 1  # Crysknife and the KISS cards
+
+
 def test_the_reshuffle_entry_is_refused_while_the_deck_has_cards(client):
     t = create_table(client, FACTIONS)
     refused(client, t, "atreides", "kiss-treachery-deck", "still has 26 cards", type="treachery.reshuffle")

@@ -16,7 +16,7 @@ from ...rules.board import piece_id, split_piece
 from ...rules.errors import RuleViolation, hard
 from ..state import position_of
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, name, present, resolve_place
+from .core import add_spice, draw_cards, name, present, resolve_place
 from .turn import _in_storm_order, _order_before, _wrap, charity_gate, current_order
 
 RULE_CACHE = "richese-cache-auction"
@@ -73,7 +73,7 @@ def cache_announce(ctx: Ctx, state: dict, p: CacheAnnounce) -> None:
     }
 
 
-def _settle(state: dict, a: dict, buyer: str | None, price: int) -> None:
+def _settle(ctx: Ctx, state: dict, a: dict, buyer: str | None, price: int) -> None:
     """Hand the card over and pay: others pay Richese; Richese pays the Emperor or the bank."""
     if buyer is None:
         a["status"] = "unsold"  # Richese may take it free or remove it (cache.take)
@@ -94,7 +94,7 @@ def _settle(state: dict, a: dict, buyer: str | None, price: int) -> None:
     for f in state["factions_present"]:
         state["private"][f].pop("cache_pledge", None)
         state["private"][f].pop("cache_ally_part", None)
-    _give(state, buyer, a["card"])
+    _give(ctx, state, buyer, a["card"])
 
 
 def _ally_part(state: dict, a: dict, buyer: str) -> int:
@@ -161,13 +161,19 @@ def cache_pledge(ctx: Ctx, state: dict, p: CachePledge) -> None:
         state["private"][ally].pop("cache_ally_pledge", None)
 
 
-def _give(state: dict, f: str, card: str) -> None:
+def _give(ctx: Ctx, state: dict, f: str, card: str) -> None:
+    """A named card into ``f``'s hand; Harkonnen's usual free extra card, if the hand has room,
+    comes from the top of the Treachery deck (unnamed until the phone names it)."""
     pub = state["factions"][f]
-    limit = pub["hand_limit"]
     pub["hand_size"] += 1
     state["private"][f].setdefault("cards", []).append(card)
-    if f == "harkonnen" and economy.harkonnen_bonus_card(pub["hand_size"], limit):
-        pub["hand_size"] += 1  # Harkonnen's usual free extra card, if the hand has room
+    _harkonnen_bonus(ctx, state, f)
+
+
+def _harkonnen_bonus(ctx: Ctx, state: dict, f: str) -> None:
+    pub = state["factions"][f]
+    if f == "harkonnen" and economy.harkonnen_bonus_card(pub["hand_size"], pub["hand_limit"]):
+        draw_cards(ctx, state, f, 1)
 
 
 class CacheBid(Payload):
@@ -208,7 +214,7 @@ def cache_bid(ctx: Ctx, state: dict, p: CacheBid) -> None:
         a["passed"].append(f)
     if len(a["spoke"]) >= len(a["order"]):
         high = a["high"]
-        _settle(state, a, high["faction"] if high else None, high["amount"] if high else 0)
+        _settle(ctx, state, a, high["faction"] if high else None, high["amount"] if high else 0)
 
 
 class CacheSilentBid(Payload):
@@ -243,7 +249,7 @@ def cache_silent_bid(ctx: Ctx, state: dict, p: CacheSilentBid) -> None:
         bids = {x: state["private"][x].pop("cache_bid") for x in a["order"]}
         a["bids"] = bids
         winner, price = richese.silent_winner(bids, current_order(state))
-        _settle(state, a, winner, price)
+        _settle(ctx, state, a, winner, price)
         ctx.summary = (f"{name(f)} seals a bid; all bids revealed: "
                        + ", ".join(f"{name(x)} {n}" for x, n in bids.items())
                        + (f"; {name(winner)} buys {a['card']} for {price}" if winner else "; nobody bid"))
@@ -266,7 +272,7 @@ def cache_take(ctx: Ctx, state: dict, p: CacheTake) -> None:
         pub = state["factions"]["richese"]
         ctx.check(pub["hand_size"] < pub["hand_limit"], "Richese's hand is full: remove the card instead.",
                   RULE_CACHE)
-        _give(state, "richese", a["card"])
+        _give(ctx, state, "richese", a["card"])
         a["status"] = "kept"
     else:
         a["status"] = "removed"
@@ -309,11 +315,10 @@ def blackmarket_sell(ctx: Ctx, state: dict, p: BlackMarketSell) -> None:
     add_spice(state, buyer, -p.price)
     add_spice(state, "richese", p.price)
     if card:
-        _give(state, buyer, card)
-    else:
+        _give(ctx, state, buyer, card)
+    else:  # Richese's card was never named: it changes hands unnamed
         pub[buyer]["hand_size"] += 1
-        if buyer == "harkonnen" and economy.harkonnen_bonus_card(pub[buyer]["hand_size"], pub[buyer]["hand_limit"]):
-            pub[buyer]["hand_size"] += 1
+        _harkonnen_bonus(ctx, state, buyer)
     b["cards"] = max(0, b["cards"] - 1)
     state["bidding"] = b
 
