@@ -376,3 +376,22 @@ def test_api_refuses_impossible_plans_with_422_and_rule(client, body, match):
     assert r.status_code == 422
     err = r.get_json()["error"]
     assert match in err["message"] and err["rule"]
+
+
+def test_api_outcome_takes_a_karama_on_the_sardaukar_and_the_ecaz_bonus(client):
+    plans = {"emperor": {"leader": "Hasimir Fenring", "forces": 0, "starred": 3},
+             "harkonnen": {"leader": "Beast Rabban", "forces": 6}}
+    normal = client.post("/api/battle/outcome", json={"aggressor": "emperor", "plans": plans}).get_json()
+    stopped = client.post("/api/battle/outcome", json={"aggressor": "emperor", "plans": plans,
+                                                       "no_starred_bonus": ["emperor"]}).get_json()
+    assert normal["winner"] == "emperor" and stopped["winner"] == "harkonnen"
+    assert stopped["totals"]["emperor"] == 6 + 3
+    r = client.post("/api/battle/outcome", json={
+        "aggressor": "harkonnen", "ecaz": {"ally": "atreides", "forces": 5},
+        "plans": {"atreides": {"leader": "Duncan Idaho", "forces": 4}, "harkonnen": {"leader": "Umman Kudu"}}})
+    d = r.get_json()
+    assert r.status_code == 200 and d["totals"]["atreides"] == 2 + 4 + 3 and d["spice_paid"]["atreides"] == 2
+    assert d["forces_lost"]["ecaz"] == {"forces": 3, "starred": 0}
+    for bad in ({"no_starred_bonus": "emperor"}, {"ecaz": 5}):
+        r = client.post("/api/battle/outcome", json={"aggressor": "emperor", "plans": plans, **bad})
+        assert r.status_code == 422 and r.get_json()["error"]["rule"]

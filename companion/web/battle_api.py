@@ -16,6 +16,7 @@
 
 ``POST /api/battle/outcome`` (JSON) ``{"territory", "aggressor", "plans": {F: PLAN, G: PLAN},
 ``"traitors": [F...], "kh": bool, "forces_present": {F: {"forces", "starred"}}}``
+``[, "no_starred_bonus": [F...]][, "ecaz": {"ally": F, "forces": n}]``
     The outcome of two revealed plans (``companion.rules.battle.outcome``): winner, loser, totals,
     leaders killed, forces lost, spice paid and to the winner, discards, explosion, cited lines.
 
@@ -117,7 +118,15 @@ def battle_outcome():
     territory = body.get("territory")
     if territory is not None and not isinstance(territory, str):
         raise hard("territory is a territory name.", battle.RULE_BATTLE)
+    stopped = body.get("no_starred_bonus") or []
+    if not isinstance(stopped, list):
+        raise hard("no_starred_bonus is a list of the factions whose Sardaukar/Fedaykin bonus a Karama "
+                   "stopped.", battle.RULE_BATTLE)
+    ecaz = body.get("ecaz")
+    if ecaz is not None and not (isinstance(ecaz, dict) and "ally" in ecaz):
+        raise hard('ecaz is {"ally": F, "forces": n}: the Ecaz forces beside their ally in the territory.',
+                   battle.RULE_ECAZ)
     result = battle.outcome(body.get("plans"), body.get("aggressor"), territory=territory,
                             traitors=traitors, kh=body.get("kh", False),
-                            forces_present=body.get("forces_present"))
+                            forces_present=body.get("forces_present"), no_starred_bonus=stopped, ecaz=ecaz)
     return jsonify(result.to_dict())
