@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import bearer, create_table, undo
+from conftest import bearer, create_table, join_seat, undo
 from table_helpers import history, host_state, ok, refused, set_phase, spice
 
 FACTIONS = ["atreides", "harkonnen", "fremen", "bg"]
@@ -132,11 +132,18 @@ def test_karama_stops_prescience_in_one_battle_and_undo_lifts_it(client, arrakee
     bid = open_battle(client, t)
     refused(client, t, "atreides", "kiss-karama", "own", type="battle.karama", battle=bid, faction="atreides",
             power="prescience")
+    refused(client, t, "harkonnen", "karama-atreides", "no Karama", type="battle.karama", battle=bid,
+            faction="harkonnen", power="prescience")  # a hand of named cards without one (overridable)
+    ok(client, t, "harkonnen", type="cards.set", faction="harkonnen", cards=["Crysknife", "Chaumas", "Karama"])
     s = ok(client, t, "harkonnen", type="battle.karama", battle=bid, faction="harkonnen", power="prescience")
     assert battle(s, bid)["karama"] == {"prescience": "harkonnen"}
+    assert s["treachery_deck"]["discard"][-1] == "Karama"  # the card is played: face up on the discard pile
+    assert "Karama" not in s["factions"]["harkonnen"]["private"]["cards"]
     refused(client, t, "atreides", "karama-atreides", "karama", type="battle.prescience", battle=bid,
             faction="atreides", element="leader")
     undo(client, t.code, t.host)
+    s = host_state(client, t)
+    assert "Karama" in s["factions"]["harkonnen"]["private"]["cards"] and "Karama" not in s["treachery_deck"]["discard"]
     ok(client, t, "atreides", type="battle.prescience", battle=bid, faction="atreides", element="leader")
     refused(client, t, "harkonnen", "karama-atreides", "already used", type="battle.karama", battle=bid,
             faction="harkonnen", power="prescience")
@@ -145,7 +152,8 @@ def test_karama_stops_prescience_in_one_battle_and_undo_lifts_it(client, arrakee
 def test_karama_stops_the_kwisatz_haderach(client, arrakeen):
     t = arrakeen
     bid = open_battle(client, t)
-    ok(client, t, "harkonnen", type="battle.karama", battle=bid, faction="harkonnen", power="kh")
+    ok(client, t, "harkonnen", type="battle.karama", battle=bid, faction="harkonnen", power="kh", override=True,
+       reason="the Karama was bought this turn and not entered")
     refused(client, t, "atreides", "karama-atreides", "kwisatz haderach", type="battle.plan", battle=bid,
             faction="atreides", leader="Duncan Idaho", forces=2, kh=True, override=True, reason="KH is active")
 
@@ -218,6 +226,7 @@ def test_karama_stops_voice(client, arrakeen):
     t = arrakeen
     ok(client, t, type="alliance.form", factions=["atreides", "bg"], override=True, reason="a Nexus")
     bid = open_battle(client, t)
+    ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Snooper", "Karama"])
     ok(client, t, "atreides", type="battle.karama", battle=bid, faction="atreides", power="voice")
     refused(client, t, "bg", "karama-bg", "karama", type="battle.voice", battle=bid, faction="bg",
             command="play", card="worthless")
@@ -322,3 +331,70 @@ def test_ecaz_forces_add_to_their_allys_dial_and_share_the_losses(client, four):
     h = host_state(client, t)
     assert h["board"]["territories"]["Arrakeen"]["forces"]["ecaz"]["forces"] == 1
     assert h["factions"]["ecaz"]["tanks"]["forces"] == 2
+
+
+def test_a_karama_stops_the_capture_once_the_harkonnen_have_won(client, arrakeen):
+    """KISS Harkonnen: "Karama can prevent you ... from capturing a leader, once"."""
+    t = arrakeen
+    bid = won_by_harkonnen(client, t)
+    refused(client, t, "harkonnen", "kiss-karama", "own", type="battle.karama", battle=bid, faction="harkonnen",
+            power="capture")
+    refused(client, t, "atreides", "karama-harkonnen", "no Karama", type="battle.karama", battle=bid,
+            faction="atreides", power="capture")  # their only card is a named Snooper (overridable)
+    ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Snooper", "Karama"])
+    s = ok(client, t, "atreides", type="battle.karama", battle=bid, faction="atreides", power="capture")
+    assert battle(s, bid)["karama"] == {"capture": "atreides"} and s["treachery_deck"]["discard"][-1] == "Karama"
+    refused(client, t, "harkonnen", "karama-harkonnen", "karama", type="battle.capture", battle=bid,
+            leader="Gurney Halleck", keep=True)
+    undo(client, t.code, t.host)
+    ok(client, t, "harkonnen", type="battle.capture", battle=bid, leader="Gurney Halleck", keep=True)
+    refused(client, t, "atreides", "karama-harkonnen", "already took", type="battle.karama", battle=bid,
+            faction="atreides", power="capture")
+
+
+def test_the_capture_karama_on_the_phones(client, arrakeen, app):
+    t = arrakeen
+    bid = won_by_harkonnen(client, t)
+    phones = {f: join_seat(app, t.code, f) for f in ("atreides", "harkonnen", "fremen", "board")}
+
+    def page(seat):
+        return phones[seat].get(f"/t/{t.code}/view").get_data(as_text=True)
+    for seat in ("atreides", "fremen"):  # any other seat may stop it; never the Harkonnen, never the board
+        assert 'data-karama-power="capture"' in page(seat) and "Karama: stop the capture" in page(seat)
+    assert 'data-karama-power="capture"' not in page("harkonnen") and 'data-capture="keep"' in page("harkonnen")
+    assert 'data-karama-power="capture"' not in page("board")
+    ok(client, t, type="battle.karama", battle=bid, faction="fremen", power="capture")
+    h = page("harkonnen")
+    assert 'data-capture="keep"' not in h and "the Harkonnen capture no leader from this battle" in h
+    assert 'data-karama-power="capture"' not in page("atreides")
+
+
+def test_a_karama_on_the_capture_needs_a_harkonnen_win(client, arrakeen):
+    t = arrakeen
+    bid = open_battle(client, t)
+    ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=0)
+    ok(client, t, "atreides", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=5)
+    ok(client, t, "atreides", type="battle.reveal", battle=bid)
+    ok(client, t, type="battle.apply", battle=bid)
+    refused(client, t, "atreides", "karama-harkonnen", "did not win", type="battle.karama", battle=bid,
+            faction="atreides", power="capture")
+
+
+def test_captured_leaders_go_home_when_every_harkonnen_leader_is_dead(client, arrakeen):
+    """KISS Captured Leaders: "When all of your own leaders have been killed, you must return all
+    captured leaders immediately to their factions"."""
+    t = arrakeen
+    bid = won_by_harkonnen(client, t)
+    ok(client, t, "harkonnen", type="battle.capture", battle=bid, leader="Gurney Halleck", keep=True)
+    own = [ld["name"] for ld in host_state(client, t)["factions"]["harkonnen"]["leaders"]]
+    for n in own[:-1]:
+        s = ok(client, t, type="leader.tanks", faction="harkonnen", leader=n)
+        gurney = next(ld for ld in s["factions"]["atreides"]["leaders"] if ld["name"] == "Gurney Halleck")
+        assert gurney["status"] == "captured"  # one Harkonnen leader still lives
+    s = ok(client, t, type="leader.tanks", faction="harkonnen", leader=own[-1])
+    gurney = next(ld for ld in s["factions"]["atreides"]["leaders"] if ld["name"] == "Gurney Halleck")
+    assert gurney["status"] == "alive" and gurney["captured_by"] is None
+    assert "Gurney Halleck goes home" in history(client, t)[-1]["summary"]
+    undo(client, t.code, t.host)
+    gurney = next(ld for ld in host_state(client, t)["factions"]["atreides"]["leaders"] if ld["name"] == "Gurney Halleck")
+    assert gurney["status"] == "captured"

@@ -20,7 +20,7 @@ def table(client, app):
     ok(client, t, "bg", type="setup.bg", faction="bg", territory="Polar Sink")
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     ok(client, t, type="cards.set", faction="harkonnen", cards=["Crysknife", "Chaumas", "Baliset"])
-    ok(client, t, type="cards.set", faction="atreides", cards=["Shield"])
+    ok(client, t, type="cards.set", faction="atreides", cards=["Shield", "Karama"])
     ok(client, t, type="alliance.form", factions=["atreides", "bg"], override=True, reason="a Nexus")
     set_phase(client, t, "battle")
     ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")

@@ -265,12 +265,15 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
             it["powers"] = _battle_powers(state, b, viewer, it.get("builder"))
     for it in items:
         b = it["record"]
-        if (b and b["status"] == "applied" and (b.get("outcome") or {}).get("capture") and not b.get("captured")
-                and viewer in ("harkonnen", "host")):
+        pending = (b and b["status"] == "applied" and (b.get("outcome") or {}).get("capture")
+                   and not b.get("captured") and "capture" not in (b.get("karama") or {}))
+        if pending and viewer in ("harkonnen", "host"):
             loser = b["outcome"]["capture"]["from"]
             fought = (b["plans"].get(loser) or {}).get("leader")
             it["capture_from"] = [ld["name"] for ld in state["factions"][loser]["leaders"]
                                   if ld["status"] == "alive" and (not ld.get("used") or ld["name"] == fought)]
+        if pending and viewer in state["private"] and viewer != "harkonnen":
+            it["capture_karama"] = True  # any other seat may stop it with a Karama (karama-harkonnen)
     return items
 
 
@@ -285,7 +288,7 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     side asked, the Voice buttons for the BG, the answer itself for the sides that may see it."""
     from ...rules import battle_powers as powers
     from ...rules import treachery as deck
-    from ...table.actions.battle import OWN_SIDE_ONLY, POWER_NAME, POWER_OWNER, power_side
+    from ...table.actions.battle import AFTER_REVEAL, OWN_SIDE_ONLY, POWER_NAME, POWER_OWNER, power_side
 
     karama = dict(b.get("karama") or {})
     q = b.get("prescience")
@@ -313,6 +316,8 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     if viewer in state["private"]:
         stoppable = []
         for power, owner in POWER_OWNER.items():
+            if power in AFTER_REVEAL:
+                continue  # offered on the outcome, once there is something to stop
             side = (owner if owner in b["sides"] else None) if power in OWN_SIDE_ONLY else power_side(state, b, owner)
             used = {"prescience": q, "voice": voice}.get(power)
             if viewer != owner and side and power not in karama and not used:

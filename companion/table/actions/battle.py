@@ -28,7 +28,7 @@ from ...rules.errors import hard
 from ...rules.factions import faction_name
 from ..state import remove_forces, territory_forces
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, present
+from .core import add_spice, play_karama, present, return_captives
 
 RULE = rules.RULE_BATTLE
 BattleId = Field(min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")
@@ -388,17 +388,23 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
         state["private"]["atreides"]["kh_losses"] = state["private"]["atreides"].get("kh_losses", 0) + o["kh_losses"]
     b["outcome"] = o
     b["status"] = "applied"
+    notes = return_captives(state)
+    if notes:
+        ctx.summary = f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else "") + "; " + "; ".join(notes)
 
 
 # -- battle powers: Prescience, Voice, the Karama that stops them, the Harkonnen capture -------------
 
 POWER_OWNER = {"prescience": "atreides", "voice": "bg", "kh": "atreides", "sardaukar": "emperor",
-               "fedaykin": "fremen"}
+               "fedaykin": "fremen", "capture": "harkonnen"}
 POWER_NAME = {"prescience": "Prescience", "voice": "Voice", "kh": "the Kwisatz Haderach",
-              "sardaukar": "the Sardaukar bonus", "fedaykin": "the Fedaykin bonus"}
+              "sardaukar": "the Sardaukar bonus", "fedaykin": "the Fedaykin bonus",
+              "capture": "the Harkonnen capture"}
 POWER_RULE = {"prescience": "karama-atreides", "voice": "karama-bg", "kh": "karama-atreides",
-              "sardaukar": "karama-emperor", "fedaykin": "karama-fremen"}
-OWN_SIDE_ONLY = ("kh", "sardaukar", "fedaykin")  # powers used only in the owner's own battle
+              "sardaukar": "karama-emperor", "fedaykin": "karama-fremen", "capture": "karama-harkonnen"}
+OWN_SIDE_ONLY = ("kh", "sardaukar", "fedaykin", "capture")  # powers used only in the owner's own battle
+# a Karama on the capture may wait until the Harkonnen have won (the others stop a power before plans show)
+AFTER_REVEAL = ("capture",)
 
 
 def _not_stopped(b: dict, power: str) -> None:
@@ -593,7 +599,7 @@ class BattleKarama(Payload):
     type: Literal["battle.karama"]
     battle: str = BattleId
     faction: FactionId
-    power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin"]
+    power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin", "capture"]
 
 
 @action("battle.karama", BattleKarama,
@@ -609,7 +615,14 @@ def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
     side = (owner if owner in b["sides"] else None) if p.power in OWN_SIDE_ONLY else power_side(state, b, owner)
     if side is None:
         raise hard(f"{name(owner)} cannot use {POWER_NAME[p.power]} in this battle: there is nothing to stop.", rule)
-    _planning(b, "A battle-plan Karama", "qa-battle-karama-timing")
+    if p.power in AFTER_REVEAL:
+        if b.get("captured"):
+            raise hard(f"The Harkonnen already took {b['captured']['leader']}: a Karama stops the capture "
+                       "before it is made.", rule)
+        if b["status"] == "applied" and not (b.get("outcome") or {}).get("capture"):
+            raise hard("The Harkonnen did not win this battle: there is no capture to stop.", rule)
+    else:
+        _planning(b, "A battle-plan Karama", "qa-battle-karama-timing")
     karama = b.setdefault("karama", {})
     if p.power in karama:
         raise hard(f"{POWER_NAME[p.power]} is already stopped in this battle.", rule)
@@ -618,6 +631,7 @@ def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
         raise hard(f"{POWER_NAME[p.power]} was already used in this battle: a Karama stops it before it is used.",
                    rule)
     karama[p.power] = p.faction
+    play_karama(ctx, state, p.faction, rule)
 
 
 class BattleCapture(Payload):
@@ -639,6 +653,7 @@ def battle_capture(ctx: Ctx, state: dict, p: BattleCapture) -> None:
         raise hard("A leader is captured after a battle the Harkonnen won, once its outcome is applied.", rule)
     if b.get("captured"):
         raise hard(f"The Harkonnen already took {b['captured']['leader']} from this battle.", rule)
+    _not_stopped(b, "capture")
     loser = b["outcome"]["capture"]["from"]
     fought = (b["plans"].get(loser) or {}).get("leader")
     wanted = p.leader.strip().lower()

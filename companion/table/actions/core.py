@@ -211,6 +211,24 @@ def revive_leader(ctx: Ctx, state: dict, p, ld: dict) -> None:
     ld.update(status="alive", captured_by=None)
 
 
+def return_captives(state: dict) -> list[str]:
+    """KISS Captured Leaders: a captor whose own leaders are all in the tanks returns every leader it
+    holds captive at once. Returns the public note for the history line (empty when nothing moved)."""
+    notes = []
+    for captor, data in state["factions"].items():
+        own = data.get("leaders") or []
+        if not own or any(ld["status"] != "tanks" for ld in own):
+            continue
+        home = [ld for other in state["factions"].values() for ld in other.get("leaders") or []
+                if ld["status"] == "captured" and ld.get("captured_by") == captor]
+        for ld in home:
+            ld.update(status="alive", captured_by=None)
+        if home:
+            notes.append(f"all {name(captor)} leaders are dead: {', '.join(ld['name'] for ld in home)} "
+                         f"{'go' if len(home) > 1 else 'goes'} home")
+    return notes
+
+
 def _leader_entry(kind: str):
     def handler(ctx: Ctx, state: dict, p: LeaderEntry) -> None:
         present(state, p.faction)
@@ -219,6 +237,9 @@ def _leader_entry(kind: str):
             if ld["status"] == "tanks":
                 raise hard(f"{ld['name']} is already in the Tleilaxu Tanks.", "base-tanks")
             ld.update(status="tanks", captured_by=None)
+            notes = return_captives(state)
+            if notes:
+                ctx.summary = f"{ld['name']} goes to the tanks; " + "; ".join(notes)
         elif kind == "leader.revive":
             if ld["status"] != "tanks":
                 raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
