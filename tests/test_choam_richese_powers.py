@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from conftest import act, create_table
-from table_helpers import get, history, host_state, ok, refused, set_phase, spice
+from conftest import act, create_table, join_seat, undo
+from table_helpers import get, history, host_state, its_turn, ok, refused, set_phase, spice
 
 from companion.rules import choam as C
 from companion.rules.economy import check_revival
@@ -446,3 +446,96 @@ def test_choam_discards_a_worthless_card_for_its_effect_or_for_spice(client, t):
     ok(client, t, type="cards.set", faction="choam", cards=["Lasgun", "Lasgun"])
     refused(client, t, "choam", "choam-discard", "Worthless", type="choam.discard", faction="choam", card="Lasgun",
             effect=True)
+
+
+# -- Karama against the other CHOAM & Richese advantages (karama.addon) -------------------------------
+# "Prevent a discard for spice ... in that phase", "Prevent placing Inflation during Mentat Pause",
+# "At the start of Bidding, prevent the cache auction", "Prevent the use of a No-Field token for
+# shipment, including the allied No-Field shipment", "In Advanced, prevent the Black Market sale",
+# "Alliance advantages can also be stopped for one use, such as the CHOAM two-way card trade".
+
+def _cards(client, t, f, cards):
+    ok(client, t, type="cards.set", faction=f, cards=cards)
+
+
+ADDON_KARAMA = [
+    # effect, phase, setup, the blocked entry (seat, payload), rule
+    ("choam-discard", "collection", lambda c, t: _cards(c, t, "choam", ["Kulon", "La La La"]),
+     ("choam", {"type": "choam.discard", "faction": "choam", "card": "Kulon"}), "karama-choam"),
+    ("choam-inflation", "mentat_pause", None,
+     ("choam", {"type": "inflation.place", "faction": "choam", "side": "double"}), "karama-choam"),
+    ("choam-ally-trade", "bidding",
+     lambda c, t: (ok(c, t, type="alliance.form", factions=["choam", "atreides"], override=True, reason="a Nexus"),
+                   _cards(c, t, "choam", ["Kulon"]), _cards(c, t, "atreides", ["Baliset"])),
+     ("choam", {"type": "choam.trade", "faction": "choam", "gives": "Kulon", "receives": "Baliset"}), "karama-choam"),
+    ("richese-cache-auction", "bidding", None,
+     ("richese", {"type": "cache.announce", "card": "Distrans", "when": "first", "method": "once_around"}),
+     "karama-richese"),
+    ("richese-no-field", "shipment_movement", lambda c, t: its_turn(c, t, "richese"),
+     ("richese", {"type": "nofield.ship", "faction": "richese", "territory": "The Great Flat", "token": 5}),
+     "karama-richese"),
+    ("richese-ally-benefit", "shipment_movement",
+     lambda c, t: (ok(c, t, type="alliance.form", factions=["richese", "atreides"], override=True, reason="a Nexus"),
+                   its_turn(c, t, "atreides")),
+     ("richese", {"type": "nofield.ally_ship", "faction": "richese", "territory": "The Great Flat", "token": 5,
+                  "payer": "ally"}), "karama-richese"),
+]
+
+
+@pytest.mark.parametrize("effect,phase,setup,blocked,rule", ADDON_KARAMA, ids=[x[0] for x in ADDON_KARAMA])
+def test_a_karama_stops_the_addon_advantage_and_undo_lifts_it(client, t, effect, phase, setup, blocked, rule):
+    set_phase(client, t, phase)
+    if setup:
+        setup(client, t)
+    seat, entry = blocked
+    owner = effect.split("-")[0]
+    refused(client, t, owner, "kiss-karama", "own", type="karama.addon", faction=owner, effect=effect)
+    karama_in_hand(client, t, "harkonnen")
+    s = ok(client, t, "harkonnen", type="karama.addon", faction="harkonnen", effect=effect)
+    assert s["factions"]["harkonnen"]["hand_size"] == 1 and s["treachery"]["discard"][-1] == "Karama"
+    refused(client, t, seat, rule, "played a Karama", **entry)
+    refused(client, t, "emperor", rule, "already stopped", type="karama.addon", faction="emperor", effect=effect,
+            override=True, reason="a second Karama")
+    assert "play a Karama: no" in history(client, t, "atreides")[-1]["summary"]
+    undo(client, t.code, t.host)
+    ok(client, t, seat, **entry)
+
+
+def test_a_karama_on_the_addon_is_played_in_its_phase(client, t):
+    set_phase(client, t, "revival")
+    karama_in_hand(client, t, "harkonnen")
+    refused(client, t, "harkonnen", "karama-richese", "Bidding", type="karama.addon", faction="harkonnen",
+            effect="richese-cache-auction")
+    set_phase(client, t, "bidding")
+    ok(client, t, "richese", type="cache.announce", card="Distrans", when="first", method="once_around")
+    refused(client, t, "harkonnen", "karama-richese", "already under way", type="karama.addon",
+            faction="harkonnen", effect="richese-cache-auction")
+
+
+def test_the_discard_stop_lasts_one_phase_the_trade_stop_one_turn(client, t):
+    set_phase(client, t, "collection")
+    _cards(client, t, "choam", ["Kulon", "La La La"])
+    karama_in_hand(client, t, "harkonnen")
+    ok(client, t, "harkonnen", type="karama.addon", faction="harkonnen", effect="choam-discard")
+    refused(client, t, "choam", "karama-choam", "this phase", type="choam.discard", faction="choam", card="Kulon")
+    set_phase(client, t, "mentat_pause")
+    s = ok(client, t, "choam", type="choam.discard", faction="choam", card="Kulon")
+    assert spice(s, "choam") == 2 + 2
+
+
+def test_the_addon_karama_buttons_on_the_phones(client, t, app):
+    set_phase(client, t, "bidding")
+    karama_in_hand(client, t, "harkonnen")
+    phones = {f: join_seat(app, t.code, f) for f in ("harkonnen", "richese", "choam")}
+
+    def page(f):
+        return phones[f].get(f"/t/{t.code}/view").get_data(as_text=True)
+    h = page("harkonnen")
+    for effect in ("richese-cache-auction", "choam-discard", "choam-ally-trade"):
+        assert f'data-addon-karama="{effect}"' in h
+    assert 'data-addon-karama="richese-no-field"' not in h  # a Shipment & Movement Karama
+    assert 'data-addon-karama="richese-' not in page("richese")  # never against one's own advantage
+    ok(client, t, type="karama.addon", faction="harkonnen", effect="richese-cache-auction")
+    r = page("richese")
+    assert 'data-karama-stopped="richese-cache-auction"' in r and "Harkonnen played a Karama: no cache auction this turn" in r
+    assert 'data-addon-karama="richese-cache-auction"' not in page("harkonnen")

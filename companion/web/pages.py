@@ -673,7 +673,12 @@ def template_globals() -> dict:
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
             "known_ambassadors": list(load_factions().get("ambassadors", [])),
-            "leader_skill_names": _leader_skill_names()}
+            "leader_skill_names": _leader_skill_names(), "addon_karamas": _addon_karamas}
+
+
+def _addon_karamas(s: dict, role: str) -> dict:
+    from ..games.dune.views import addon_karamas
+    return addon_karamas(s, role)
 
 
 def _leader_skill_names() -> list[str]:

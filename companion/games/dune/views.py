@@ -128,6 +128,29 @@ def turn_info(state: dict, viewer: str) -> dict:
     return info
 
 
+def addon_karamas(state: dict, viewer: str) -> dict:
+    """The CHOAM & Richese advantages ``viewer`` may stop with a Karama now (``karama.addon``: the
+    effects of karama.json whose phases include this one, never against the viewer's own faction),
+    and the stops in force this turn, for the phase card."""
+    from ...rules import karama
+    from ...table.actions.addons import KARAMA_ADDON
+    present = state["factions_present"]
+    out: dict = {"open": [], "stopped": []}
+    for effect, (target, span, what) in KARAMA_ADDON.items():
+        if target not in present:
+            continue
+        x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
+        if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+            out["stopped"].append({"effect": effect, "what": what, "by": x["by"], "span": span})
+            continue
+        if viewer == target or (viewer != "host" and viewer not in present):
+            continue
+        data = next(e for e in karama.faction_effects(target) if e["id"] == effect)
+        if state["phase"] in data["phases"]:
+            out["open"].append({"effect": effect, "what": what, "span": span, "text": data["effect"]})
+    return out
+
+
 def treachery_deck(state: dict) -> dict:
     """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
     in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have

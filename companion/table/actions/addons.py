@@ -16,7 +16,7 @@ from ...rules.board import piece_id, split_piece
 from ...rules.errors import RuleViolation, hard
 from ..state import position_of
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, draw_cards, name, present, resolve_place
+from .core import add_spice, draw_cards, name, play_karama, present, resolve_place
 from .turn import _in_storm_order, _order_before, _wrap, charity_gate, current_order
 
 RULE_CACHE = "richese-cache-auction"
@@ -50,6 +50,7 @@ class CacheAnnounce(Payload):
                           f"{'Once Around' if p.method == 'once_around' else 'Silent Auction'}")
 def cache_announce(ctx: Ctx, state: dict, p: CacheAnnounce) -> None:
     present(state, "richese")
+    _stopped(state, "richese-cache-auction")
     ctx.check(state["phase"] == "bidding", "The cache auction happens in the Bidding phase.", RULE_CACHE)
     if cache_auction(state):
         raise hard("Richese already auctioned a cache card this turn: one a Bidding round.", RULE_CACHE)
@@ -294,6 +295,7 @@ def blackmarket_sell(ctx: Ctx, state: dict, p: BlackMarketSell) -> None:
     """Advanced: before Declaration Richese sells one card from its hand; the buyer pays Richese and
     one fewer normal card is auctioned. (Nobody bidding: nothing to record, Richese keeps it.)"""
     present(state, "richese")
+    _stopped(state, "richese-black-market")
     buyer = present(state, p.buyer)
     ctx.check(bool(state["options"].get("advanced")), "The Black Market is an Advanced power.",
               "richese-black-market")
@@ -340,6 +342,7 @@ class NoFieldShip(Payload):
 @action("nofield.ship", NoFieldShip, secret=True, summary=lambda p: f"Richese ship a No-Field to {p.territory}")
 def nofield_ship(ctx: Ctx, state: dict, p: NoFieldShip) -> None:
     present(state, "richese")
+    _stopped(state, "richese-no-field")
     territory, sector = resolve_place(ctx, state, p.territory, p.sector)
     ctx.check(state["phase"] == "shipment_movement", "A No-Field is shipped in the Shipment & Movement phase.",
               RULE_NOFIELD)
@@ -389,6 +392,8 @@ def nofield_ally_ship(ctx: Ctx, state: dict, p: NoFieldAlly) -> None:
     is revealed first; one force's price (1 to a stronghold, 2 elsewhere, to the Guild or the bank)
     paid by either ally; up to the token's number of the ally's reserves are placed."""
     present(state, "richese")
+    _stopped(state, "richese-no-field")
+    _stopped(state, "richese-ally-benefit")
     ally = state["alliances"].get("richese")
     if not ally:
         raise hard("Richese offer a No-Field shipment only to an ally.", "richese-alliance")
@@ -723,6 +728,7 @@ def inflation_place(ctx: Ctx, state: dict, p: InflationPlace) -> None:
         raise hard("CHOAM has already used Inflation: it is placed once, flipped once, then removed.",
                    "choam-inflation")
     ctx.rules(choam_rules.check_inflation_place, None, p.side, state["phase"])
+    _stopped(state, "choam-inflation")
     state["factions"]["choam"]["inflation"] = {"placed_turn": state["turn"], "side": p.side}
 
 
@@ -740,6 +746,7 @@ def choam_discard(ctx: Ctx, state: dict, p: ChoamDiscard) -> None:
     Worthless card for its named CHOAM effect (when the move, storm, revival or Karama it answers is
     attempted): no spice then; the table applies the effect."""
     present(state, "choam")
+    _stopped(state, "choam-discard")
     hand = state["private"]["choam"].setdefault("cards", [])
     card = next((c for c in hand if c.lower() == p.card.lower()), None)
     if card is None:
@@ -768,6 +775,7 @@ class ChoamTrade(Payload):
 def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
     """Once a turn, at a phase end: CHOAM and its ally each give one card and receive one."""
     present(state, "choam")
+    _stopped(state, "choam-ally-trade")
     ally = state["alliances"].get("choam")
     if not ally:
         raise hard("CHOAM trades cards only with an ally.", "choam-alliance")
@@ -802,19 +810,66 @@ def karama_stopped(state: dict, what: str) -> str | None:
     return x["by"] if x and x["turn"] == state["turn"] else None
 
 
-def spend_karama(state: dict, f: str) -> None:
-    """The Karama card leaves ``f``'s hand for the discard pile (a named hand must hold one)."""
-    pub = state["factions"][f]
-    if pub["hand_size"] < 1:
+def spend_karama(ctx: Ctx, state: dict, f: str) -> None:
+    """The Karama card leaves ``f``'s hand for the discard pile (a named Karama, else an unnamed card;
+    a hand with neither is an overridable refusal)."""
+    if state["factions"][f]["hand_size"] < 1:
         raise hard(f"{name(f)} holds no card to play as a Karama.", "kiss-karama")
-    hand = state["private"][f].setdefault("cards", [])
-    card = next((c for c in hand if c.lower().startswith("karama")), None)
-    if card is None and len(hand) >= pub["hand_size"]:
-        raise hard(f"{name(f)}'s hand, every card named, holds no Karama.", "kiss-karama")
-    if card:
-        hand.remove(card)
-    pub["hand_size"] -= 1
-    state.setdefault("treachery", {"discard": []}).setdefault("discard", []).append("Karama")
+    play_karama(ctx, state, f)
+
+
+# the other CHOAM & Richese advantages a Karama stops (karama.json ids), and how long the stop lasts
+KARAMA_ADDON = {
+    "choam-discard": ("choam", "phase", "CHOAM discards for spice or Worthless effects"),
+    "choam-inflation": ("choam", "turn", "Inflation placed"),
+    "choam-ally-trade": ("choam", "turn", "CHOAM card trade"),
+    "richese-cache-auction": ("richese", "turn", "cache auction"),
+    "richese-no-field": ("richese", "turn", "No-Field shipment"),
+    "richese-black-market": ("richese", "turn", "Black Market sale"),
+    "richese-ally-benefit": ("richese", "turn", "allied No-Field shipment"),
+}
+
+
+def _stopped(state: dict, effect: str) -> None:
+    """Refuse an entry whose advantage a Karama stopped (``karama.addon``)."""
+    target, span, what = KARAMA_ADDON[effect]
+    x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
+    if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+        raise hard(f"{name(x['by'])} played a Karama: no {what} this {span}.",
+                   "karama-choam" if target == "choam" else "karama-richese")
+
+
+class KaramaAddon(Payload):
+    type: Literal["karama.addon"]
+    faction: FactionId  # who plays the Karama
+    effect: Literal["choam-discard", "choam-inflation", "choam-ally-trade", "richese-cache-auction",
+                    "richese-no-field", "richese-black-market", "richese-ally-benefit"]
+
+
+@action("karama.addon", KaramaAddon,
+        summary=lambda p: f"{name(p.faction)} play a Karama: no {KARAMA_ADDON[p.effect][2]} this "
+                          f"{KARAMA_ADDON[p.effect][1]}")
+def karama_addon(ctx: Ctx, state: dict, p: KaramaAddon) -> None:
+    from ...rules import karama
+    f = present(state, p.faction)
+    target, span, what = KARAMA_ADDON[p.effect]
+    present(state, target)
+    rule = "karama-choam" if target == "choam" else "karama-richese"
+    opt = ctx.rules(karama.check_karama_use, f, p.effect, state["factions_present"], ally=state["alliances"].get(f),
+                    what=f"stop {what}")
+    phases = (opt or {}).get("phases") or []
+    ctx.check(not phases or state["phase"] in phases,
+              f"A Karama against {what} is played in the {' or '.join(x.replace('_', ' ').title() for x in phases)} "
+              f"phase.", rule)
+    if p.effect == "richese-cache-auction":
+        ctx.check(not cache_auction(state), "The cache auction is already under way: a Karama stops it at the start "
+                                            "of Bidding.", rule)
+    stops = state["factions"][target].setdefault("karama_stopped", {})
+    x = stops.get(p.effect)
+    if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+        raise hard(f"A Karama already stopped {what} this {span}.", rule)
+    spend_karama(ctx, state, f)
+    stops[p.effect] = {"turn": state["turn"], "phase": state["phase"], "by": f}
 
 
 class KaramaChoam(Payload):
@@ -842,7 +897,7 @@ def _karama_on_choam(ctx: Ctx, state: dict, p: KaramaChoam) -> None:
         ctx.check(not state.get("revived", {}).get(f"{state['turn']}:choam"),
                   "CHOAM has already revived this turn: a Karama stops the advantage before it is used.",
                   "karama-choam")
-    spend_karama(state, f)
+    spend_karama(ctx, state, f)
     state["factions"]["choam"].setdefault("karama_stopped", {})[what] = {"turn": state["turn"], "by": f}
 
 
@@ -959,7 +1014,7 @@ def karama_choam_audit(ctx: Ctx, state: dict, p: KaramaAudit) -> None:
                                                               battle=p.battle))
     ctx.rules(karama.check_karama_use, f, "choam-audit", state["factions_present"], ally=state["alliances"].get(f),
               what="stop the Auditor's audit")
-    spend_karama(state, f)
+    spend_karama(ctx, state, f)
     state["factions"]["choam"]["audits"].append({"battle": b["id"], "turn": state["turn"], "opponent": opponent,
                                                  "cards": 0, "cancelled": True, "karama": f})
 
