@@ -182,3 +182,22 @@ def test_the_black_market_is_a_tap_in_advanced_play(app, client, t):
     h = host_state(client, t)
     assert spice(h, "richese") == 5 + 3 and h["factions"]["emperor"]["hand_size"] == before + 1
     assert h["factions"]["richese"]["hand_size"] == 0
+
+
+def test_the_choam_card_trade_is_two_taps_and_stays_between_the_allies(app, client, t):
+    ok(client, t, type="alliance.form", factions=["choam", "atreides"], override=True, reason="a Nexus")
+    ok(client, t, type="cards.set", faction="choam", cards=["Kulon", "Snooper"])
+    ok(client, t, type="cards.set", faction="atreides", cards=["Crysknife"])
+    set_phase(client, t, "bidding")
+    choam, harkonnen = join_seat(app, t.code, "choam"), join_seat(app, t.code, "harkonnen")
+    html = page(choam, t)
+    box = html[html.index('id="choam-trade"'):]
+    assert 'name="gives" value="Kulon"' in box and 'name="gives" value="Snooper"' in box
+    assert '<option value="Crysknife">' in box  # the card the ally hands over is picked from the names
+    out = tap(choam, t, form_of(html, 'id="choam-trade-go"'), gives="Snooper", receives="Crysknife")
+    assert 'id="choam-trade"' not in out  # once a turn
+    h = host_state(client, t)
+    assert sorted(h["factions"]["choam"]["private"]["cards"]) == ["Crysknife", "Kulon"]
+    assert h["factions"]["atreides"]["private"]["cards"] == ["Snooper"]
+    other = page(harkonnen, t)
+    assert "Crysknife" not in other and "Snooper" not in other  # the traded cards never reach a third phone

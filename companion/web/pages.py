@@ -673,7 +673,13 @@ def template_globals() -> dict:
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
             "known_ambassadors": list(load_factions().get("ambassadors", [])),
-            "leader_skill_names": _leader_skill_names(), "addon_karamas": _addon_karamas}
+            "leader_skill_names": _leader_skill_names(), "addon_karamas": _addon_karamas,
+            "card_name_groups": _card_name_groups}
+
+
+def _card_name_groups() -> list:
+    from ..rules.treachery import name_choices
+    return name_choices([], [], True)  # every Treachery card name, grouped by kind
 
 
 def _addon_karamas(s: dict, role: str) -> dict:
