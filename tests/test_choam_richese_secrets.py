@@ -101,3 +101,67 @@ def test_sealed_numbers_stay_with_their_seat(secrets_app, order, offsets, token,
         assert s["factions"]["richese"]["nofield_faceup"] == token
         seen = table.phones["atreides"].get(f"/api/tables/{table.code}/state").get_json()
         assert seen["factions"]["richese"]["nofield_faceup"] == token
+
+
+def test_pledges_hidden_skills_and_traded_cards_stay_on_their_phones(secrets_app):
+    """The add-on's other secrets, on every channel a phone can ask for (state JSON, the /view page,
+    history, the live stream): an ally's pledge toward a sealed cache bid (the two allies only), a
+    Leader Skill kept behind the shield (its owner only), the cards of CHOAM's trade (CHOAM and its
+    ally only)."""
+    from conftest import create_table as create
+    api = secrets_app.test_client()
+    t = create(api, FACTIONS, options={"advanced": True, "leader_skills": True})
+    table = Table.__new__(Table)
+    table.api, table.t, table.code = api, t, t.code
+    table.phones = {}
+    for f in FACTIONS:
+        c = secrets_app.test_client()
+        c.set_cookie(f"seat_{t.code}", t.seats[f])
+        table.phones[f] = c
+    table.sealed, table.token = {}, None
+    for f in FACTIONS:
+        table.act("host", type="spice.set", faction=f, amount=999)
+    table.act("host", type="alliance.form", factions=["atreides", "harkonnen"], override=True, reason="a Nexus")
+    table.act("host", type="alliance.form", factions=["choam", "guild"], override=True, reason="a Nexus")
+    secrets = {  # the words and numbers, and the seats that may see them
+        "437": {"atreides", "harkonnen"}, "611": {"harkonnen"},
+        "Warmaster": {"harkonnen"}, "Chaumas": {"choam", "guild"}, "Ellaca Drug": {"choam", "guild"},
+    }
+
+    def leaks() -> list:
+        out = []
+        for f, phone in table.phones.items():
+            channels = {"state": phone.get(f"/api/tables/{t.code}/state").get_data(as_text=True),
+                        # the skill picker lists every skill not shown face up: a hidden one stays in it
+                        "view": re.sub(r'<select name="skill".*?</select>', "",
+                                       phone.get(f"/t/{t.code}/view").get_data(as_text=True), flags=re.S),
+                        "history": phone.get(f"/api/tables/{t.code}/history").get_data(as_text=True),
+                        "stream": phone.get(f"/t/{t.code}/events").get_data(as_text=True)}
+            for word, allowed in secrets.items():
+                if f in allowed:
+                    continue
+                for where, text in channels.items():
+                    hit = (word in {x for x in NUMBER.findall(text)}) if word.isdigit() else word in text
+                    if hit:
+                        out.append((f, word, where))
+        return out
+
+    table.act("host", type="phase.set", turn=1, phase="bidding")
+    table.act("richese", type="cache.announce", card="Semuta Drug", when="first", method="silent")
+    table.act("atreides", type="cache.pledge", faction="atreides", spice=437)
+    table.act("harkonnen", type="cache.silent_bid", faction="harkonnen", amount=611, ally_spice=437)
+    table.act("harkonnen", type="skill.assign", faction="harkonnen", leader="Feyd-Rautha", skill="Warmaster",
+              hidden=True)
+    table.act("host", type="cards.set", faction="choam", cards=["Chaumas"])
+    table.act("host", type="cards.set", faction="guild", cards=["Ellaca Drug"])
+    table.act("choam", type="choam.trade", faction="choam", gives="Chaumas", receives="Ellaca Drug")
+    host = api.get(f"/api/tables/{t.code}/state", headers=bearer(t.host)).get_json()
+    assert host["factions"]["choam"]["private"]["cards"] == ["Ellaca Drug"]
+    assert host["factions"]["harkonnen"]["private"]["skill"]["name"] == "Warmaster"
+    assert leaks() == [], leaks()
+    picker = re.search(r'<select name="skill".*?</select>', table.phones["atreides"].get(f"/t/{t.code}/view")
+                       .get_data(as_text=True), re.S).group(0)
+    assert "<option>Warmaster</option>" in picker  # so the picker cannot give the hidden skill away
+    # and the allowed seats do see theirs
+    seen = table.phones["guild"].get(f"/api/tables/{t.code}/state").get_json()
+    assert seen["factions"]["guild"]["private"]["cards"] == ["Chaumas"]
