@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import SIX, act, bearer, create_table, csrf, join_seat
+from conftest import SIX, act, bearer, create_table, csrf, join_seat, shows_number
 
 NO_STORE = "no-store"
 
@@ -387,11 +387,11 @@ def test_each_seat_view_fragment_shows_its_own_spice_and_never_another_seats(app
             assert f'id="my-spice">{amounts[f]}<' in html, (f, path)
             for other, n in amounts.items():
                 if other != f:
-                    assert str(n) not in html, (f, other, path)
+                    assert not shows_number(html, n), (f, other, path)
     for path in (f"/t/{code}/view", f"/t/{code}/board"):
         html = board.get(path).get_data(as_text=True)
         for n in amounts.values():
-            assert str(n) not in html, path
+            assert not shows_number(html, n), path
 
 
 def test_history_page_hides_other_seats_secret_entries(app):
