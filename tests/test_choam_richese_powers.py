@@ -531,9 +531,13 @@ def test_the_addon_karama_buttons_on_the_phones(client, t, app):
     def page(f):
         return phones[f].get(f"/t/{t.code}/view").get_data(as_text=True)
     h = page("harkonnen")
-    for effect in ("richese-cache-auction", "choam-discard", "choam-ally-trade"):
+    for effect in ("richese-cache-auction", "choam-discard"):
         assert f'data-addon-karama="{effect}"' in h
     assert 'data-addon-karama="richese-no-field"' not in h  # a Shipment & Movement Karama
+    assert 'data-addon-karama="choam-ally-trade"' not in h  # CHOAM has no ally to trade with
+    assert 'data-addon-karama="richese-black-market"' not in h  # the Black Market is Advanced play
+    ok(client, t, type="alliance.form", factions=["choam", "emperor"], override=True, reason="a Nexus")
+    assert 'data-addon-karama="choam-ally-trade"' in page("harkonnen")
     assert 'data-addon-karama="richese-' not in page("richese")  # never against one's own advantage
     ok(client, t, type="karama.addon", faction="harkonnen", effect="richese-cache-auction")
     r = page("richese")

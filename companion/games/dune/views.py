@@ -145,6 +145,10 @@ def addon_karamas(state: dict, viewer: str) -> dict:
             continue
         if viewer == target or (viewer != "host" and viewer not in present):
             continue
+        if effect in ("choam-ally-trade", "richese-ally-benefit") and not state["alliances"].get(target):
+            continue  # an alliance advantage needs an alliance
+        if effect == "richese-black-market" and not state["options"].get("advanced"):
+            continue  # the Black Market is Advanced play
         data = next(e for e in karama.faction_effects(target) if e["id"] == effect)
         if state["phase"] in data["phases"]:
             out["open"].append({"effect": effect, "what": what, "span": span, "text": data["effect"]})

@@ -820,7 +820,7 @@ def spend_karama(ctx: Ctx, state: dict, f: str) -> None:
 
 # the other CHOAM & Richese advantages a Karama stops (karama.json ids), and how long the stop lasts
 KARAMA_ADDON = {
-    "choam-discard": ("choam", "phase", "CHOAM discards for spice or Worthless effects"),
+    "choam-discard": ("choam", "phase", "CHOAM discards for spice"),
     "choam-inflation": ("choam", "turn", "Inflation placed"),
     "choam-ally-trade": ("choam", "turn", "CHOAM card trade"),
     "richese-cache-auction": ("richese", "turn", "cache auction"),
