@@ -543,3 +543,30 @@ def test_the_addon_karama_buttons_on_the_phones(client, t, app):
     r = page("richese")
     assert 'data-karama-stopped="richese-cache-auction"' in r and "Harkonnen played a Karama: no cache auction this turn" in r
     assert 'data-addon-karama="richese-cache-auction"' not in page("harkonnen")
+
+
+def test_a_karama_stops_choams_support_income_from_one_battle(client, app):
+    """"In Advanced, prevent support-spice income for one battle, or prevent one audit. Those are
+    separate uses.\""""
+    t = create_table(client, ["atreides", "harkonnen", "choam"], options={"advanced": True})
+    for f in ("atreides", "harkonnen"):
+        ok(client, t, type="spice.set", faction=f, amount=10)
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    b = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen",
+           opponent="atreides")["battles"][-1]["id"]
+    ok(client, t, "harkonnen", type="battle.plan", battle=b, faction="harkonnen", leader="Feyd-Rautha", forces=5)
+    ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2)
+    ok(client, t, "harkonnen", type="battle.reveal", battle=b)
+    atreides, choam = join_seat(app, t.code, "atreides"), join_seat(app, t.code, "choam")
+    assert 'data-addon-karama="choam-support-income"' in atreides.get(f"/t/{t.code}/view").get_data(as_text=True)
+    assert 'data-addon-karama="choam-support-income"' not in choam.get(f"/t/{t.code}/view").get_data(as_text=True)
+    refused(client, t, "host", "karama-choam", "which battle", type="karama.addon", faction="atreides",
+            effect="choam-support-income")
+    karama_in_hand(client, t, "atreides")
+    ok(client, t, type="karama.addon", faction="atreides", effect="choam-support-income", battle=b)
+    s = ok(client, t, type="battle.apply", battle=b)
+    assert spice(s, "choam") == 2 and s["battles"][-1]["choam_income"] == 0  # the dials paid nothing to CHOAM
+    assert "takes no support income" in choam.get(f"/t/{t.code}/view").get_data(as_text=True)
+    refused(client, t, "host", "karama-choam", "applied", type="karama.addon", faction="harkonnen",
+            effect="choam-support-income", battle=b)

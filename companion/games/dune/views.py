@@ -137,8 +137,8 @@ def addon_karamas(state: dict, viewer: str) -> dict:
     present = state["factions_present"]
     out: dict = {"open": [], "stopped": []}
     for effect, (target, span, what) in KARAMA_ADDON.items():
-        if target not in present:
-            continue
+        if target not in present or span == "battle":
+            continue  # a one-battle stop is offered on that battle's card
         x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
         if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
             out["stopped"].append({"effect": effect, "what": what, "by": x["by"], "span": span})
@@ -301,6 +301,10 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                                   if ld["status"] == "alive" and (not ld.get("used") or ld["name"] == fought)]
         if pending and viewer in state["private"] and viewer != "harkonnen":
             it["capture_karama"] = True  # any other seat may stop it with a Karama (karama-harkonnen)
+        if (b and b["status"] != "applied" and "choam" in state["factions_present"]
+                and state["options"].get("advanced") and not b.get("karama_support")
+                and (viewer == "host" or (viewer in state["private"] and viewer != "choam"))):
+            it["support_karama"] = True  # CHOAM's support income from this battle (karama-choam)
     return items
 
 

@@ -654,6 +654,9 @@ def _support_income(ctx: Ctx, state: dict, p, _seen=None) -> None:
     b = next((x for x in state.get("battles", []) if x["id"] == p.battle), None)
     if not b or not b.get("outcome"):
         return
+    if b.get("karama_support"):
+        b["choam_income"] = 0  # a Karama stopped it for this battle
+        return
     income = sum(choam_rules.support_income(cost or 0, bool(b["traitors"]))
                  for f, cost in b["outcome"].get("spice_paid", {}).items() if f != "choam")
     if income:
@@ -827,6 +830,7 @@ KARAMA_ADDON = {
     "richese-no-field": ("richese", "turn", "No-Field shipment"),
     "richese-black-market": ("richese", "turn", "Black Market sale"),
     "richese-ally-benefit": ("richese", "turn", "allied No-Field shipment"),
+    "choam-support-income": ("choam", "battle", "CHOAM support income"),  # one battle (Advanced)
 }
 
 
@@ -843,12 +847,14 @@ class KaramaAddon(Payload):
     type: Literal["karama.addon"]
     faction: FactionId  # who plays the Karama
     effect: Literal["choam-discard", "choam-inflation", "choam-ally-trade", "richese-cache-auction",
-                    "richese-no-field", "richese-black-market", "richese-ally-benefit"]
+                    "richese-no-field", "richese-black-market", "richese-ally-benefit", "choam-support-income"]
+    battle: str | None = Field(default=None, max_length=40)  # choam-support-income: the battle
 
 
 @action("karama.addon", KaramaAddon,
-        summary=lambda p: f"{name(p.faction)} play a Karama: no {KARAMA_ADDON[p.effect][2]} this "
-                          f"{KARAMA_ADDON[p.effect][1]}")
+        summary=lambda p: f"{name(p.faction)} play a Karama: no {KARAMA_ADDON[p.effect][2]}"
+                          + (f" from battle {p.battle}" if p.effect == "choam-support-income"
+                             else f" this {KARAMA_ADDON[p.effect][1]}"))
 def karama_addon(ctx: Ctx, state: dict, p: KaramaAddon) -> None:
     from ...rules import karama
     f = present(state, p.faction)
@@ -861,6 +867,18 @@ def karama_addon(ctx: Ctx, state: dict, p: KaramaAddon) -> None:
     ctx.check(not phases or state["phase"] in phases,
               f"A Karama against {what} is played in the {' or '.join(x.replace('_', ' ').title() for x in phases)} "
               f"phase.", rule)
+    if p.effect == "choam-support-income":
+        ctx.check(bool(state["options"].get("advanced")), "Support income is Advanced play.", rule)
+        b = next((x for x in state.get("battles", []) if x["id"] == p.battle), None)
+        if b is None:
+            raise hard("Say which battle's support income the Karama stops (battle).", rule)
+        if b["status"] == "applied":
+            raise hard("That battle's outcome is applied: a Karama stops the support income before it is paid.", rule)
+        if b.get("karama_support"):
+            raise hard("A Karama already stopped CHOAM's support income from this battle.", rule)
+        spend_karama(ctx, state, f)
+        b["karama_support"] = f
+        return
     if p.effect == "richese-cache-auction":
         ctx.check(not cache_auction(state), "The cache auction is already under way: a Karama stops it at the start "
                                             "of Bidding.", rule)
