@@ -423,6 +423,23 @@ def power_side(state: dict, b: dict, owner: str) -> str | None:
     return ally if ally in b["sides"] else None
 
 
+def _power_battle(state: dict, p, power: str, rule: str, alliance_rule: str) -> tuple[dict, str]:
+    """The battle a Prescience or Voice entry is for, and the side it serves: only its owner uses
+    it, in its own battle or its ally's, before the plans are revealed, unless a Karama stopped it."""
+    b = find_battle(state, p.battle)
+    owner = POWER_OWNER[power]
+    what = {"prescience": "Prescience", "voice": "The Voice"}[power]
+    if p.faction != owner:
+        raise hard(f"Only the {name(owner)} use {what.replace('The ', 'the ')}.", rule)
+    side = power_side(state, b, owner)
+    if side is None:
+        whose = name(owner) + ("'" if name(owner).endswith("s") else "'s")
+        raise hard(f"{what} is used in the {whose} own battle or in their ally's.", alliance_rule)
+    _planning(b, what, rule)
+    _not_stopped(b, power)
+    return b, side
+
+
 def _planning(b: dict, what: str, rule: str) -> None:
     if b["status"] != "planning":
         raise hard(f"{what} comes before the plans are revealed.", rule)
@@ -484,14 +501,7 @@ class BattlePrescience(Payload):
 @action("battle.prescience", BattlePrescience,
         summary=lambda p: f"Battle {p.battle}: Atreides Prescience asks for the {p.element}")
 def battle_prescience(ctx: Ctx, state: dict, p: BattlePrescience) -> None:
-    b = find_battle(state, p.battle)
-    if p.faction != "atreides":
-        raise hard("Only the Atreides use Prescience.", powers.RULE_PRESCIENCE)
-    side = power_side(state, b, "atreides")
-    if side is None:
-        raise hard("Prescience is asked in the Atreides' own battle or in their ally's.", "atreides-alliance")
-    _planning(b, "Prescience", powers.RULE_PRESCIENCE)
-    _not_stopped(b, "prescience")
+    b, side = _power_battle(state, p, "prescience", powers.RULE_PRESCIENCE, "atreides-alliance")
     asked = b.get("prescience")
     if asked:
         mine = state["private"]["atreides"].get("prescience", {}).get(b["id"])
@@ -575,14 +585,7 @@ def _voice_summary(p: BattleVoice) -> str:
 
 @action("battle.voice", BattleVoice, summary=_voice_summary)
 def battle_voice(ctx: Ctx, state: dict, p: BattleVoice) -> None:
-    b = find_battle(state, p.battle)
-    if p.faction != "bg":
-        raise hard("Only the Bene Gesserit use the Voice.", powers.RULE_VOICE)
-    side = power_side(state, b, "bg")
-    if side is None:
-        raise hard("The Voice is used in the Bene Gesserit's own battle or in their ally's.", "bg-alliance")
-    _planning(b, "The Voice", powers.RULE_VOICE)
-    _not_stopped(b, "voice")
+    b, side = _power_battle(state, p, "voice", powers.RULE_VOICE, "bg-alliance")
     if b.get("voice"):
         raise hard(f"The Voice was already used in this battle: {b['voice']['text']}.", powers.RULE_VOICE)
     voice = powers.read_voice(p.command, p.card)
