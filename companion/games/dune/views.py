@@ -133,14 +133,14 @@ def addon_karamas(state: dict, viewer: str) -> dict:
     effects of karama.json whose phases include this one, never against the viewer's own faction),
     and the stops in force this turn, for the phase card."""
     from ...rules import karama
-    from ...table.actions.addons import KARAMA_ADDON
+    from ...table.actions.addons import KARAMA_ADDON, addon_stop
     present = state["factions_present"]
     out: dict = {"open": [], "stopped": []}
     for effect, (target, span, what) in KARAMA_ADDON.items():
         if target not in present or span == "battle":
             continue  # a one-battle stop is offered on that battle's card
-        x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
-        if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+        x = addon_stop(state, effect)
+        if x:
             out["stopped"].append({"effect": effect, "what": what, "by": x["by"], "span": span})
             continue
         if viewer == target or (viewer != "host" and viewer not in present):

@@ -834,11 +834,19 @@ KARAMA_ADDON = {
 }
 
 
+def addon_stop(state: dict, effect: str) -> dict | None:
+    """The Karama stop on ``effect`` still in force (``{"turn", "phase", "by"}``), or None: a stop
+    lasts its turn, or only its phase for the ``phase`` ones."""
+    target, span, _what = KARAMA_ADDON[effect]
+    x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
+    return x if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]) else None
+
+
 def _stopped(state: dict, effect: str) -> None:
     """Refuse an entry whose advantage a Karama stopped (``karama.addon``)."""
     target, span, what = KARAMA_ADDON[effect]
-    x = (state["factions"][target].get("karama_stopped") or {}).get(effect)
-    if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+    x = addon_stop(state, effect)
+    if x:
         raise hard(f"{name(x['by'])} played a Karama: no {what} this {span}.",
                    "karama-choam" if target == "choam" else "karama-richese")
 
@@ -882,12 +890,11 @@ def karama_addon(ctx: Ctx, state: dict, p: KaramaAddon) -> None:
     if p.effect == "richese-cache-auction":
         ctx.check(not cache_auction(state), "The cache auction is already under way: a Karama stops it at the start "
                                             "of Bidding.", rule)
-    stops = state["factions"][target].setdefault("karama_stopped", {})
-    x = stops.get(p.effect)
-    if x and x["turn"] == state["turn"] and (span == "turn" or x.get("phase") == state["phase"]):
+    if addon_stop(state, p.effect):
         raise hard(f"A Karama already stopped {what} this {span}.", rule)
     spend_karama(ctx, state, f)
-    stops[p.effect] = {"turn": state["turn"], "phase": state["phase"], "by": f}
+    state["factions"][target].setdefault("karama_stopped", {})[p.effect] = {
+        "turn": state["turn"], "phase": state["phase"], "by": f}
 
 
 class KaramaChoam(Payload):
