@@ -512,7 +512,7 @@ def test_a_karama_on_the_addon_is_played_in_its_phase(client, t):
             faction="harkonnen", effect="richese-cache-auction")
 
 
-def test_the_discard_stop_lasts_one_phase_the_trade_stop_one_turn(client, t):
+def test_the_discard_stop_lasts_one_phase(client, t):
     set_phase(client, t, "collection")
     _cards(client, t, "choam", ["Kulon", "La La La"])
     karama_in_hand(client, t, "harkonnen")

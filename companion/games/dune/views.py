@@ -160,8 +160,8 @@ def treachery_deck(state: dict) -> dict:
     in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have
     joined and how many reshuffles there were."""
     from ...rules import treachery
-    from ...table.actions.core import cache_out, draw_pile
-    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    from ...table.actions.core import cache_out, draw_pile, read_treachery
+    tr = read_treachery(state)
     in_hands = sum(f["hand_size"] for f in state["factions"].values())
     discard = list(tr.get("discard", []))
     return {"total": treachery.deck_size(with_kiss_cards=bool(tr.get("kiss_added"))) + cache_out(state),
@@ -324,7 +324,9 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     karama = dict(b.get("karama") or {})
     q = b.get("prescience")
     voice = b.get("voice")
-    out: dict = {"prescience": q, "voice": voice, "karama": karama}
+    out: dict = {"prescience": q, "voice": voice, "karama": karama,
+                 "stopped": [{"power": k, "who": who, "name": POWER_NAME[k].removeprefix("the ")}
+                             for k, who in karama.items()]}
     pres_side = power_side(state, b, "atreides")
     voice_side = power_side(state, b, "bg")
     # the answer: only for the seats that hold it (the host sees all)

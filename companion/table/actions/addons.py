@@ -16,7 +16,7 @@ from ...rules.board import piece_id, split_piece
 from ...rules.errors import RuleViolation, hard
 from ..state import position_of
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, draw_cards, name, play_karama, present, resolve_place
+from .core import add_spice, discard_card, draw_cards, name, play_karama, present, resolve_place
 from .turn import _in_storm_order, _order_before, _wrap, charity_gate, current_order
 
 RULE_CACHE = "richese-cache-auction"
@@ -759,9 +759,7 @@ def choam_discard(ctx: Ctx, state: dict, p: ChoamDiscard) -> None:
         value = 0
     else:
         value = ctx.rules(choam_rules.discard_value, card, hand)
-    hand.remove(card)
-    state["factions"]["choam"]["hand_size"] = max(0, state["factions"]["choam"]["hand_size"] - 1)
-    state.setdefault("treachery", {"discard": []}).setdefault("discard", []).append(card)
+    discard_card(ctx, state, "choam", card, "choam-discard", strict=False)  # held: checked above
     add_spice(state, "choam", value or 0)
     ctx.summary = (f"CHOAM discard {card} for its CHOAM effect" if p.effect
                    else f"CHOAM discard {card} for {value or 0} spice")

@@ -338,8 +338,11 @@ def _discard(state: dict, f: str, cards: list[str]) -> None:
         state["factions"][f]["hand_size"] = max(0, state["factions"][f]["hand_size"] - 1)
 
 
-@action("battle.apply", BattleApply, faction_field=None,
-        summary=lambda p: f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else ""))
+def _apply_summary(p) -> str:
+    return f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else "")
+
+
+@action("battle.apply", BattleApply, faction_field=None, summary=_apply_summary)
 def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
     b = find_battle(state, p.battle)
     _only_sides(ctx, b)
@@ -390,7 +393,7 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
     b["status"] = "applied"
     notes = return_captives(state)
     if notes:
-        ctx.summary = f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else "") + "; " + "; ".join(notes)
+        ctx.summary = _apply_summary(p) + "; " + "; ".join(notes)
 
 
 # -- battle powers: Prescience, Voice, the Karama that stops them, the Harkonnen capture -------------

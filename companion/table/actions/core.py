@@ -323,12 +323,17 @@ def _clamp_prompts(state: dict, f: str) -> None:
 
 # -- the Treachery deck: draws, reshuffles, discards ------------------------------------------
 
+def read_treachery(state: dict) -> dict:
+    """The public Treachery record as it stands, or the opening one (read only: views use it)."""
+    from ...rules import treachery
+    return state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+
+
 def treachery_record(state: dict) -> dict:
     """The public Treachery record (discard pile, KISS cards added, reshuffles), made on first use."""
-    from ...rules import treachery
     tr = state.get("treachery")
     if tr is None:
-        tr = state["treachery"] = treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+        tr = state["treachery"] = read_treachery(state)
     tr.setdefault("discard", [])
     tr.setdefault("kiss_added", False)
     tr.setdefault("reshuffles", 0)
@@ -345,7 +350,7 @@ def cache_out(state: dict) -> int:
 def draw_pile(state: dict) -> int:
     """Cards left in the Treachery deck (the game's cards less those in hands and discarded)."""
     from ...rules import treachery
-    tr = state.get("treachery") or treachery.initial_record(state["options"].get("kiss_cards_in_discard", False))
+    tr = read_treachery(state)
     return treachery.draw_count(bool(tr.get("kiss_added")), sum(f["hand_size"] for f in state["factions"].values()),
                                 len(tr.get("discard", [])), cache_out(state))
 
@@ -845,6 +850,7 @@ def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | Non
         return None
     state["factions"][f]["hand_size"] -= 1
     treachery_record(state)["discard"].append("Worthless card")
+    _clamp_prompts(state, f)
     return "Worthless card"
 
 
