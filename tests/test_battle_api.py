@@ -1,11 +1,11 @@
-"""The /api/dial and /api/karama endpoints (companion.web.battle_api), on a tiny test app."""
+"""The /api/dial and /api/karama endpoints (companion.games.dune.web.battle_api), on a tiny test app."""
 from __future__ import annotations
 
 import pytest
 from flask import Flask
 
-from companion.rules.factions import KISS_FACTION_IDS as FACTIONS  # the nine KISS factions
-from companion.web.battle_api import bp
+from companion.games.dune.rules.factions import KISS_FACTION_IDS as FACTIONS  # the nine KISS factions
+from companion.games.dune.web.battle_api import bp
 
 ALL = ",".join(FACTIONS)
 

@@ -1,4 +1,4 @@
-"""Battle outcomes from two revealed plans (companion.rules.battle) and POST /api/battle/outcome.
+"""Battle outcomes from two revealed plans (companion.games.dune.rules.battle) and POST /api/battle/outcome.
 
 Cases are written from the rules text: base-battle, base-battle-weapons, base-traitors,
 qa-dial-spice-traitor, kiss-simple-dialing (the seed's own Sardaukar example first),
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import treachery
-from companion.rules.battle import outcome
-from companion.rules.errors import RuleViolation
+from companion.games.dune.rules import treachery
+from companion.games.dune.rules.battle import outcome
+from companion.games.dune.rules.errors import RuleViolation
 from companion.search.corpus import load_corpus
 
 

@@ -1,4 +1,4 @@
-"""Prescience and Voice as pure rules (companion.rules.battle_powers), table-driven from the seed:
+"""Prescience and Voice as pure rules (companion.games.dune.rules.battle_powers), table-driven from the seed:
 
 - KISS Bene Gesserit, VOICE: "force your opponent to do as you wish with respect to one of the cards
   they play ... to play or not play a weapon type (poison or projectile), defense type (poison or
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import battle_powers as bp
-from companion.rules.errors import RuleViolation
+from companion.games.dune.rules import battle_powers as bp
+from companion.games.dune.rules.errors import RuleViolation
 
 
 def plan(weapon=None, defense=None, leader="Feyd-Rautha", cheap_hero=False, forces=3, starred=0):
@@ -167,7 +167,7 @@ def test_one_question_per_battle_and_none_spends_it():
 
 # -- the Karama against the Sardaukar / Fedaykin bonus, and the Ecaz alliance bonus ---------------------
 
-from companion.rules.battle import outcome  # noqa: E402
+from companion.games.dune.rules.battle import outcome  # noqa: E402
 
 
 def test_karama_makes_sardaukar_count_one():

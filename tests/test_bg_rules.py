@@ -1,4 +1,4 @@
-"""Bene Gesserit advisors and fighters, pure rules (companion/rules/bg.py), from the KISS BG sheet:
+"""Bene Gesserit advisors and fighters, pure rules (companion/games/dune/rules/bg.py), from the KISS BG sheet:
 "Your forces that enter a territory with Fighters or Advisors flip to that side." / "At the
 beginning of each Shipping & Movement phase ... you may flip them" / "Forces cannot flip under
 Storm, where allied forces exist, or in full Strongholds."."""
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.bg import check_flip, entering_side, may_choose_after_entry
-from companion.rules.board import load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.position import Position
+from companion.games.dune.rules.bg import check_flip, entering_side, may_choose_after_entry
+from companion.games.dune.rules.board import load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.position import Position
 
 BOARD = load_board()
 

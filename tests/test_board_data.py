@@ -1,6 +1,6 @@
 """The board and faction data files against the compiled reference (shared/reference/).
 
-The package carries its own copies (companion/data/board.json, factions.json); these tests keep
+The package carries its own copies (companion/games/dune/data/board.json, factions.json); these tests keep
 them true to the reference and to the counts the reference states."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.board import POLAR_SINK, load_board, slugify, split_piece
-from companion.rules.factions import FACTION_IDS, load_factions
+from companion.games.dune.rules.board import POLAR_SINK, load_board, slugify, split_piece
+from companion.games.dune.rules.factions import FACTION_IDS, load_factions
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
@@ -95,7 +95,7 @@ def test_names_in_any_case_and_slug_form(typed, canonical):
 @pytest.mark.skipif(not (REFERENCE / "dune-map.json").exists(), reason="shared/reference not beside the checkout")
 def test_board_data_matches_the_reference_json():
     ref = json.loads((REFERENCE / "dune-map.json").read_text())
-    ours = json.loads(Path(__file__).resolve().parents[1].joinpath("companion/data/board.json").read_text())
+    ours = json.loads(Path(__file__).resolve().parents[1].joinpath("companion/games/dune/data/board.json").read_text())
     assert ours["territories"] == ref["territories"]
     assert ours["pieces"] == ref["pieces"]
 

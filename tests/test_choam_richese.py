@@ -10,9 +10,9 @@ import pytest
 from conftest import bearer, create_table
 from table_helpers import get, history, host_state, its_turn, ok, refused, set_phase, spice, stack
 
-from companion.rules import choam as C
-from companion.rules import richese as R
-from companion.rules.economy import check_revival, hand_limit
+from companion.games.dune.rules import choam as C
+from companion.games.dune.rules import richese as R
+from companion.games.dune.rules.economy import check_revival, hand_limit
 
 ADDON = ["atreides", "harkonnen", "emperor", "guild", "choam", "richese"]
 
@@ -100,7 +100,7 @@ def test_once_around_starts_next_to_richese_and_ends_with_it():
     (3, None, None, True), (3, None, 3, False), (5, 0, None, False), (0, None, 5, True),
 ])
 def test_nofield_shipping_limits(token, on_planet, last, ok_):
-    from companion.rules.errors import RuleViolation
+    from companion.games.dune.rules.errors import RuleViolation
     if ok_:
         R.check_nofield_ship(token, on_planet=on_planet, last_used=last)
     else:
@@ -132,7 +132,7 @@ def test_double_bars_bribes_from_placement():
     (["Snooper", "Snooper"], "Snooper", 3), (["Baliset"], "Baliset", 2), (["Snooper", "Portable Snooper"], None, 0),
 ])
 def test_choam_discards(hand, card, value):
-    from companion.rules.errors import RuleViolation
+    from companion.games.dune.rules.errors import RuleViolation
     if card:
         assert C.discard_value(card, hand) == value
     else:
@@ -251,7 +251,7 @@ def test_nofield_counts_as_one_force_for_occupancy(client, t):
     s = host_state(client, t)
     # Tuek's Sietch already holds the Guild; the token makes two: a third faction cannot enter
     assert set(s["board"]["territories"]["Tuek's Sietch"]["forces"]) == {"guild", "richese"}
-    from companion.table.state import occupants
+    from companion.games.dune.state import occupants
     svc = client.application.extensions["tables"]
     assert occupants(svc.table(t.code).state)["Tuek's Sietch"]["richese"] == 1
 
@@ -322,7 +322,7 @@ def test_choam_revives_any_number_at_one_spice(client, t):
 
 
 def test_richese_in_tueks_sietch_blocks_the_fremen_special_victory():
-    from companion.rules.victory import TUEKS_BLOCKERS
+    from companion.games.dune.rules.victory import TUEKS_BLOCKERS
     assert "richese" in TUEKS_BLOCKERS
 
 

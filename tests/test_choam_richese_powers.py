@@ -10,9 +10,9 @@ import pytest
 from conftest import act, create_table, join_seat, undo
 from table_helpers import get, history, host_state, its_turn, ok, refused, set_phase, spice
 
-from companion.rules import choam as C
-from companion.rules.economy import check_revival
-from companion.rules.errors import RuleViolation
+from companion.games.dune.rules import choam as C
+from companion.games.dune.rules.economy import check_revival
+from companion.games.dune.rules.errors import RuleViolation
 
 ADDON = ["atreides", "harkonnen", "emperor", "guild", "choam", "richese"]
 
@@ -87,7 +87,7 @@ def test_karama_on_choam_lasts_one_turn(client, t):
 
 def test_the_karama_data_and_api_agree_on_the_entries(client):
     """Every Karama entry against CHOAM names an effect /api/karama offers a non-CHOAM player."""
-    from companion.table.actions.addons import KARAMA_ON_CHOAM
+    from companion.games.dune.entries.addons import KARAMA_ON_CHOAM
     r = client.get("/api/karama", query_string={"player": "atreides", "factions": ",".join(ADDON)})
     offered = {o["id"] for o in r.get_json()["options"]}
     assert {v[0] for v in KARAMA_ON_CHOAM.values()} <= offered

@@ -275,7 +275,7 @@ def _rule_values(obj, where: str, out: set) -> None:
 
 def cited_in_data() -> set[tuple[str, str]]:
     out: set = set()
-    for path in sorted((ROOT / "companion" / "data").glob("*.json")):
+    for path in sorted((ROOT / "companion").glob("**/data/*.json")):
         _rule_values(json.loads(path.read_text(encoding="utf-8")), str(path.relative_to(ROOT)), out)
     return out
 

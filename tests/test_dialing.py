@@ -1,4 +1,4 @@
-"""KISS Simple Dialing (companion.rules.dialing): cases from the rulebook text first."""
+"""KISS Simple Dialing (companion.games.dune.rules.dialing): cases from the rulebook text first."""
 from __future__ import annotations
 
 import re
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import dialing
-from companion.rules.dialing import FACTIONS, best_dial, breakdown, dial_cost, ecaz_bonus
-from companion.rules.errors import RuleViolation
+from companion.games.dune.rules import dialing
+from companion.games.dune.rules.dialing import FACTIONS, best_dial, breakdown, dial_cost, ecaz_bonus
+from companion.games.dune.rules.errors import RuleViolation
 
 # The KISS "Breakdown" block, as printed (two columns run together by the text extraction).
 KISS_BREAKDOWN_TEXT = (
@@ -349,7 +349,7 @@ def test_best_dial_properties(faction, opponent, want, regular, starred, spice):
 
 
 def test_starred_counts_agree_with_the_faction_data():
-    from companion.rules.factions import load_factions
+    from companion.games.dune.rules.factions import load_factions
 
     factions = load_factions()["factions"]
     for f in FACTIONS:

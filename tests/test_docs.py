@@ -57,14 +57,14 @@ def test_the_live_stream_is_documented(doc, routes):
 
 
 def test_every_entry_type_is_documented(doc):
-    from companion.table.actions import load_all
+    from companion.games.dune.entries import load_all
     names = sorted(load_all())
     missing = [n for n in names if f"`{n}`" not in doc]
     assert not missing, f"add these entry types to docs/api.md: {missing}"
 
 
 def test_documented_entry_types_exist(doc):
-    from companion.table.actions import load_all
+    from companion.games.dune.entries import load_all
     names = set(load_all())
     table = doc.split("## Entry types", 1)[1]
     rows = re.findall(r"^\| `([a-z_]+(?:\.[a-z_]+)*)` \|", table, re.M)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.board import load_board
-from companion.rules.economy import (
+from companion.games.dune.rules.board import load_board
+from companion.games.dune.rules.economy import (
     axolotl_revival_cost,
     cards_for_auction,
     charity,
@@ -18,7 +18,7 @@ from companion.rules.economy import (
     revival_limits,
     totals,
 )
-from companion.rules.errors import RuleViolation
+from companion.games.dune.rules.errors import RuleViolation
 
 BOARD = load_board()
 
@@ -283,8 +283,8 @@ def test_leader_revival():
 
 
 def test_free_revival_and_hand_limits_match_factions_data():
-    from companion.rules.economy import FREE_REVIVAL
-    from companion.rules.factions import load_factions
+    from companion.games.dune.rules.economy import FREE_REVIVAL
+    from companion.games.dune.rules.factions import load_factions
 
     data = load_factions()["factions"]
     for fid, sheet in data.items():

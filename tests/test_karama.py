@@ -1,4 +1,4 @@
-"""KISS karama list (companion/data/karama.json, companion.rules.karama)."""
+"""KISS karama list (companion/games/dune/data/karama.json, companion.games.dune.rules.karama)."""
 from __future__ import annotations
 
 import re
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.dialing import FACTIONS
-from companion.rules.errors import RuleViolation
-from companion.rules.karama import PHASES, faction_effects, karama_options, load_karama
+from companion.games.dune.rules.dialing import FACTIONS
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.karama import PHASES, faction_effects, karama_options, load_karama
 
 # How many advantages the KISS list gives against each faction (the bullets under each name).
 KISS_COUNTS = {"atreides": 4, "harkonnen": 2, "fremen": 2, "emperor": 2, "guild": 2, "bg": 2,

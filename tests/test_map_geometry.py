@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.board import POLAR_SINK, load_board, split_piece
-from companion.web import board_map as bm
-from companion.web.board_svg import board_svg
+from companion.games.dune.rules.board import POLAR_SINK, load_board, split_piece
+from companion.games.dune.web import board_map as bm
+from companion.games.dune.web.board_svg import board_svg
 
 from conftest import CHROMIUM, PHONE, LiveServer, create_table, join_seat
 
@@ -274,8 +274,8 @@ def test_partial_renders_every_piece_and_the_lit_mine_picked_classes(app):
     from flask import render_template
     view = empty_view()
     with app.test_request_context("/"):
-        plain = render_template("partials/board_svg.html", s=view)
-        html = render_template("partials/board_svg.html", s=view,
+        plain = render_template("dune/board_svg.html", s=view)
+        html = render_template("dune/board_svg.html", s=view,
                                map_lit=["Arrakeen@9", "Old Gap@9"], map_mine=["Carthag@10"],
                                map_picked="Polar Sink")
     r = read_svg(html)

@@ -15,11 +15,11 @@ import typing
 import pytest
 from pydantic import ValidationError
 
-from companion.rules.board import load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.factions import FACTION_IDS
-from companion.table.actions import Ctx, load_all
-from companion.table.state import new_state
+from companion.games.dune.rules.board import load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.factions import FACTION_IDS
+from companion.games.dune.entries import Ctx, load_all
+from companion.games.dune.state import new_state
 
 RAW_ID = re.compile(r"(?<![\w.'-])(" + "|".join(FACTION_IDS) + r")(?![\w-])")
 BAD_ENGLISH = re.compile(r"\ba [aeiou]\w+|\ban [b-df-hj-np-tv-z]\w+", re.IGNORECASE)
@@ -122,6 +122,6 @@ def test_refusals_use_the_right_article(scanned):
 
 @pytest.mark.parametrize("fid", FACTION_IDS)
 def test_the_raw_id_pattern_finds_ids_and_spares_names(fid):
-    from companion.rules.factions import faction_name
+    from companion.games.dune.rules.factions import faction_name
     assert RAW_ID.search(f"{fid} may revive 3 forces.")
     assert not RAW_ID.search(f"{faction_name(fid)} may revive 3 forces (rule {fid}-free-revival).")

@@ -5,11 +5,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.board import POLAR_SINK, Board, load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.movement import check_move, movement_allowance, reachable
-from companion.rules.occupancy import piece_graph, transit_blocked
-from companion.rules.position import Position
+from companion.games.dune.rules.board import POLAR_SINK, Board, load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.movement import check_move, movement_allowance, reachable
+from companion.games.dune.rules.occupancy import piece_graph, transit_blocked
+from companion.games.dune.rules.position import Position
 
 BOARD = load_board()
 FULL_TUEKS = {"Tuek's Sietch": {"emperor": 5, "harkonnen": 3}}

@@ -1,4 +1,4 @@
-"""The phase-completion rules (companion/rules/phase_steps.py), table-driven from the rules text:
+"""The phase-completion rules (companion/games/dune/rules/phase_steps.py), table-driven from the rules text:
 base-turn-sequence, base-storm, base-spice-blow, base-nexus, base-charity, base-bidding,
 base-revival, base-shipment, guild-ship-when-you-wish, base-battle, base-collection,
 base-mentat-pause."""
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import phase_steps as ps
-from companion.rules.errors import RuleViolation
-from companion.rules.phases import storm_order
+from companion.games.dune.rules import phase_steps as ps
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.phases import storm_order
 
 SIX_DOTS = {"atreides": 1, "harkonnen": 4, "fremen": 7, "emperor": 10, "guild": 13, "bg": 16}
 

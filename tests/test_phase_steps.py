@@ -174,7 +174,7 @@ def test_the_blow_card_list_shrinks_and_the_pile_is_remembered(client, t):
     (["Old Gap", "Shai-Hulud", "Broken Land"], 17, "Broken Land"),
 ])
 def test_cards_left_follow_the_deck_rules(seen, size, absent):
-    from companion.rules.spice import deck_status
+    from companion.games.dune.rules.spice import deck_status
     from companion.games.dune.views import cards_left
     left = cards_left(seen, True)
     assert len(left) == size == deck_status(seen, True)["remaining"]
@@ -183,7 +183,7 @@ def test_cards_left_follow_the_deck_rules(seen, size, absent):
 
 
 def test_after_every_card_was_seen_the_deck_is_whole_again():
-    from companion.rules.spice import load_spice_data
+    from companion.games.dune.rules.spice import load_spice_data
     from companion.games.dune.views import cards_left
     data = load_spice_data()
     every = list(data["territory_cards"]) + ["Shai-Hulud"] * data["shai_hulud"]["count"]
@@ -331,8 +331,8 @@ def test_a_battle_left_to_fight_blocks_the_battle_phase(client, t):
 
 
 def test_a_battle_in_a_revealed_discovery_territory_counts():
-    from companion.table.actions.turn import open_battles
-    from companion.rules.board import load_board
+    from companion.games.dune.entries.turn import open_battles
+    from companion.games.dune.rules.board import load_board
     s = {"board": {"forces": {"Jacurutu Sietch": {"harkonnen": {"forces": 2, "starred": 0, "advisors": 0},
                                                  "fremen": {"forces": 1, "starred": 0, "advisors": 0}}}},
          "alliances": {}, "storm": {"sector": 7}, "player_dots": {"harkonnen": 4, "fremen": 7},

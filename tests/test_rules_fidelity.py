@@ -126,8 +126,8 @@ def test_reshuffle_after_twenty_cards_empties_both_piles(client):
     no territory card below it on either pile, and every card can be drawn again."""
     t = table(client, discovery=False)
     set_phase(client, t, "spice_blow", turn=2)
-    from companion.rules.board import load_board
-    from companion.rules.spice import deck_cards
+    from companion.games.dune.rules.board import load_board
+    from companion.games.dune.rules.spice import deck_cards
     cards = [c.name for c in deck_cards(load_board()) if c.kind != "worm"] + ["Shai-Hulud"] * 5
     for i, c in enumerate(cards):
         blow(client, t, c, "AB"[i % 2])
@@ -159,8 +159,8 @@ def test_fourth_discovery_card_places_no_spice_and_no_token_and_counts_once(app,
     _tokens_out(client, t, kind)
     card = SIX_SPICE_CARDS[kind][0]
     # the three cards are out; 17 more draws reach the reshuffle
-    from companion.rules.board import load_board
-    from companion.rules.spice import deck_cards
+    from companion.games.dune.rules.board import load_board
+    from companion.games.dune.rules.spice import deck_cards
     rest = [c.name for c in deck_cards(load_board()) if c.name not in SIX_SPICE_CARDS[kind]]
     for i, c in enumerate(rest):
         blow(client, t, c, "AB"[i % 2])
@@ -206,7 +206,7 @@ def _offered(client, t, f, effect):
 ])
 def test_every_karama_flag_follows_the_karama_options(client, entry_type, factions, ally):
     """kiss-karama: a karama-flagged entry is accepted exactly when /api/tables/<code>/karama
-    offers that effect to the seat (one source of truth: companion/rules/karama.py)."""
+    offers that effect to the seat (one source of truth: companion/games/dune/rules/karama.py)."""
     effect, phase, make = KARAMA_ENTRIES[entry_type]
     t = create_table(client, factions)
     if ally:
@@ -228,7 +228,7 @@ def test_every_karama_flag_follows_the_karama_options(client, entry_type, factio
             assert f == effect.split("-")[0]  # only the faction whose advantage it is
             err = refused(client, t, f, "kiss-karama", "never its player's own", **entry)
             assert err["overridable"] is True
-            from companion.rules.factions import faction_name
+            from companion.games.dune.rules.factions import faction_name
             assert faction_name(f) in err["message"]
 
 

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.board import POLAR_SINK, load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.position import Position
-from companion.rules.shipment import (
+from companion.games.dune.rules.board import POLAR_SINK, load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.position import Position
+from companion.games.dune.rules.shipment import (
     ShipCost,
     check_cross_ship,
     check_ship,

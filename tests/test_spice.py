@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.board import load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.spice import (
+from companion.games.dune.rules.board import load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.spice import (
     SHAI_HULUD,
     blow_effects,
     card_name,

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import storm
-from companion.rules.board import load_board
-from companion.rules.errors import RuleViolation
-from companion.rules.phases import PHASES, default_dots, next_phase, phase_info, storm_order
-from companion.rules.storm import (
+from companion.games.dune.rules import storm
+from companion.games.dune.rules.board import load_board
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.phases import PHASES, default_dots, next_phase, phase_info, storm_order
+from companion.games.dune.rules.storm import (
     end_sector,
     first_storm_move,
     storm_effects,
@@ -313,10 +313,10 @@ def test_rule_ids_are_corpus_ids():
     factions = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"]
     known |= {f"{f}-{x}" for f in factions for x in per_faction}
     for f in ["phases", "storm", "spice", "economy", "victory"]:
-        src = (ROOT / "companion" / "rules" / f"{f}.py").read_text()
+        src = (ROOT / "companion" / "games" / "dune" / "rules" / f"{f}.py").read_text()
         cited = set(re.findall(r'"((?:base|kiss|discovery|atreides|harkonnen|fremen|emperor|guild|bg|ecaz|moritani|tleilaxu)-[a-z-]+)"', src))
         assert cited, f
         assert cited <= known, (f, cited - known)
     import json
-    data = json.loads((ROOT / "companion" / "data" / "spice_deck.json").read_text())
+    data = json.loads((ROOT / "companion" / "games" / "dune" / "data" / "spice_deck.json").read_text())
     assert {t["rule"] for t in data["discovery_tokens"]} <= known

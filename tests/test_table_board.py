@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
-from companion.rules.board import load_board, slugify
+from companion.games.dune.rules.board import load_board, slugify
 from conftest import ALL_NINE, SIX, act, create_table, state
 from table_helpers import (
     TOTAL_FORCES, board_spice, forces_total, history, host_state, ok, refused, set_phase,
     spice, stack,
 )
 
-FACTIONS_JSON = json.loads(open(__import__("companion").__path__[0] + "/data/factions.json").read())["factions"]
+FACTIONS_JSON = json.loads(open(__import__("companion").__path__[0] + "/games/dune/data/factions.json").read())["factions"]
 
 
 # -- GET /api/board ----------------------------------------------------------------------------

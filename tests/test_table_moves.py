@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
-from companion.rules.board import load_board, split_piece
+from companion.games.dune.rules.board import load_board, split_piece
 from conftest import SIX, act, create_table, join_seat, undo
 from table_helpers import finish_setup, get, history, host_state, its_turn, ok, refused, set_phase, spice, stack
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.errors import RuleViolation
-from companion.rules.victory import check_victory
+from companion.games.dune.rules.errors import RuleViolation
+from companion.games.dune.rules.victory import check_victory
 
 SIX = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
 ALLY_AF = {"atreides": "fremen", "fremen": "atreides"}

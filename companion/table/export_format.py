@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .actions import TableConfig, no_controls
+from ..games.dune.entries import TableConfig, no_controls
 
 EXPORT_FORMAT = "dune-table-companion/1"
 MAX_IMPORT_EVENTS = 50_000

@@ -109,9 +109,8 @@ def rules_fingerprint() -> str:
     if _FINGERPRINT is None:
         root = Path(__file__).resolve().parents[1]
         h = hashlib.sha256()
-        for folder in ("rules", "table", "table/actions", "data", "games", *[
-                str(p.relative_to(root)) for p in sorted((root / "games").iterdir()) if p.is_dir()]):
-            for f in sorted((root / folder).glob("*.*")):
+        for folder in ("table", "data", "games"):
+            for f in sorted((root / folder).rglob("*.*")):
                 if f.suffix in (".py", ".json"):
                     h.update(f.name.encode())
                     h.update(f.read_bytes())

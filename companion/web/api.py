@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 
-from ..rules.board import load_board
+from ..games.dune.rules.board import load_board
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.views import view_for
 from . import auth
@@ -121,7 +121,7 @@ def create_table():
         return error(422, f"{extra[0]}: not a field of a new table (factions, turns, options).")
     from pydantic import ValidationError
 
-    from ..table.actions import TableOptions
+    from ..games.dune.entries import TableOptions
     from ..table.service import validation_message
     try:
         options = TableOptions.model_validate(options).model_dump(exclude_none=True)
@@ -192,14 +192,14 @@ def renders(state: dict, config: dict) -> None:
     from flask import render_template
 
     from .. import games
-    from ..table.state import PHASES
+    from ..games.dune.state import PHASES
     if games.of_config(config).id != "dune":
         return
     for role in ["host", *config["factions"]]:
-        render_template("partials/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
+        render_template("dune/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
                         phases=PHASES)
-        render_template("partials/proposals.html", code=state["table"], role=role, s=view_for(state, role))
-    render_template("partials/board_status.html", code=state["table"], s=view_for(state, "board"))
+        render_template("dune/proposals.html", code=state["table"], role=role, s=view_for(state, role))
+    render_template("dune/board_status.html", code=state["table"], s=view_for(state, "board"))
 
 
 @bp.post("/tables/import")
@@ -235,8 +235,8 @@ def reach(code):
         sector = int(sector) if sector not in (None, "", "0") else None
     except ValueError:
         return error(422, "sector: a number from 1 to 18.")
-    from ..rules.errors import RuleViolation
-    from ..table.actions.moves import where_can_i_go
+    from ..games.dune.rules.errors import RuleViolation
+    from ..games.dune.entries.moves import where_can_i_go
     try:
         with t.lock:
             body = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
@@ -249,7 +249,7 @@ def reach(code):
 def table_karama(code):
     """The karama options open to the asking seat now (host: ?faction=F), current phase first."""
     t, faction = asking_faction(code)
-    from ..table.battles import karama_for
+    from ..games.dune.battles import karama_for
     with t.lock:
         return jsonify(karama_for(t.state, faction))
 
@@ -259,7 +259,7 @@ def table_battles(code):
     """The seat's battles (territories shared with an opponent, not split by the storm), every
     battle the board implies (``implied``, with the aggressor) and the battles recorded this turn."""
     t, faction = asking_faction(code)
-    from ..table.battles import battles_for, implied_battles
+    from ..games.dune.battles import battles_for, implied_battles
     with t.lock:
         state = t.state
         return jsonify({"faction": faction, "battles": battles_for(state, load_board(), faction),

@@ -73,7 +73,9 @@ def build_app(config: dict | None = None) -> Flask:
     app.extensions["search"] = LazySearch(data_dir / "search-index")
     app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
-    from . import api, battle_api, live, pages, rules_web, sh_pages
+    from . import api, live, pages, rules_web
+    from ..games.dune.web import battle_api
+    from ..games.secret_harkonnen import web as sh_pages
     app.register_blueprint(api.bp)
     app.register_blueprint(battle_api.bp)
     app.register_blueprint(live.bp)

@@ -9,7 +9,7 @@ def clock(ts: float) -> str:
 
 
 def phase_name(phase: str) -> str:
-    from ..rules.phases import phase_name as name
+    from ..games.dune.rules.phases import phase_name as name
     return name(phase)
 
 

@@ -11,12 +11,13 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    url_for)
 from markupsafe import Markup
 
-from ..rules.board import load_board
-from ..rules.factions import FACTION_IDS, KISS_FACTION_IDS, faction_name, load_factions
+from ..games.dune.rules.board import load_board
+from ..games.dune.rules.factions import FACTION_IDS, KISS_FACTION_IDS, faction_name, load_factions
 from ..table.service import EntryError, Forbidden, Stale
-from ..table.state import PHASES
+from ..games.dune.state import PHASES
 from ..table.views import view_for
-from . import auth, security, sh_pages
+from . import auth, security
+from ..games.secret_harkonnen import web as sh_pages
 from .api import announce, join_url, renders
 
 bp = Blueprint("pages", __name__)
@@ -151,8 +152,7 @@ def host(code):
     url = join_url(t.code)
     if sh_pages.other_game(t):
         return sh_pages.host(t, url, qr_svg(url))
-    return no_store(make_response(render_template(
-        "host.html", code=t.code, url=url, qr=qr_svg(url), state=view_for(t.state, "host"),
+    return no_store(make_response(render_template("dune/host.html", code=t.code, url=url, qr=qr_svg(url), state=view_for(t.state, "host"),
         other_urls=[u.rstrip("/") + f"/t/{t.code}/join" for u in current_app.config.get("LAN_OTHER_URLS") or []],
         loopback_only=bool(current_app.config.get("LAN_LOOPBACK_ONLY")),
         lan_reason=current_app.config.get("LAN_REASON") or "", lan_advice=current_app.config.get("LAN_ADVICE") or [],
@@ -175,7 +175,7 @@ def seats(code):
         abort(403)
     if sh_pages.other_game(t):
         abort(404)
-    return no_store(make_response(render_template("partials/seats.html", code=t.code, **seat_list(t))))
+    return no_store(make_response(render_template("dune/seats.html", code=t.code, **seat_list(t))))
 
 
 @bp.post("/t/<code>/seats/<faction>/reissue")
@@ -201,7 +201,7 @@ def join(code):
     if sh_pages.other_game(t):
         return sh_pages.join(t, role)
     seats = tables().store.seat_status(t.code)
-    return no_store(make_response(render_template("join.html", code=t.code, seats=seats, role=role, error=None)))
+    return no_store(make_response(render_template("dune/join.html", code=t.code, seats=seats, role=role, error=None)))
 
 
 @bp.post("/t/<code>/join")
@@ -218,14 +218,14 @@ def join_post(code):
         abort(400)
     seats = tables().store.seat_status(t.code)
     if seats.get(choice):
-        html = render_template("join.html", code=t.code, seats=seats, role=None,
+        html = render_template("dune/join.html", code=t.code, seats=seats, role=None,
                                error=f"{faction_name(choice)} is taken. Ask the host to re-issue it if that "
                                      f"phone is gone.")
         return make_response(html, 409)
     token = tables().new_token()  # a fresh credential: any older one is cancelled, atomically
     if not tables().store.take_seat(t.code, choice, token):
         seats = tables().store.seat_status(t.code)
-        html = render_template("join.html", code=t.code, seats=seats, role=None,
+        html = render_template("dune/join.html", code=t.code, seats=seats, role=None,
                                error=f"{faction_name(choice)} was just taken by another phone.")
         return make_response(html, 409)
     current_app.extensions["presence"].bump(t.code)  # the host page's seat list refreshes
@@ -249,8 +249,8 @@ def legal_choices(t, role: str) -> dict:
         return {}
     if t.state["phase"] not in ("shipment_movement",):
         return {}
-    from ..rules.errors import RuleViolation
-    from ..table.actions.moves import where_can_i_go
+    from ..games.dune.rules.errors import RuleViolation
+    from ..games.dune.entries.moves import where_can_i_go
     try:
         with t.lock:
             return where_can_i_go(t.state, load_board(), role, None, None)
@@ -260,7 +260,7 @@ def legal_choices(t, role: str) -> dict:
 
 def render_view(code: str, role: str, error: dict | None = None, status: int = 200, toast: str | None = None):
     t = tables().table(code)
-    html = render_template("partials/view.html", **page_context(t, role, error))
+    html = render_template("dune/view.html", **page_context(t, role, error))
     response = no_store(make_response(html, status))
     if toast:
         response.headers["HX-Trigger"] = json.dumps({"entry-done": {"text": toast}})
@@ -272,7 +272,7 @@ def render_refusal(code: str, role: str, error: dict):
     t = tables().table(code)
     if request.headers.get("HX-Request") != "true":
         return render_view(code, role, error)
-    html = render_template("partials/refusal.html", code=t.code, role=role, error=error,
+    html = render_template("dune/refusal.html", code=t.code, role=role, error=error,
                            s={"revision": t.revision})
     response = no_store(make_response(html, 200))
     response.headers["HX-Retarget"] = "#sheet"
@@ -290,7 +290,7 @@ def table(code):
         return redirect(url_for("pages.board", code=t.code))
     if sh_pages.other_game(t):
         return sh_pages.table(t, role)
-    return no_store(make_response(render_template("table.html", **page_context(t, role))))
+    return no_store(make_response(render_template("dune/table.html", **page_context(t, role))))
 
 
 @bp.get("/t/<code>/view")
@@ -302,7 +302,7 @@ def view(code):
     if sh_pages.other_game(t):
         return sh_pages.board(t, fragment=True) if role == "board" else sh_pages.view(t, role)
     if role == "board":
-        return no_store(make_response(render_template("partials/board_page.html", code=t.code, role="board",
+        return no_store(make_response(render_template("dune/board_page.html", code=t.code, role="board",
                                                       s=view_for(t.state, "board"))))
     return render_view(t.code, role)
 
@@ -314,7 +314,7 @@ def proposals(code):
     role = seat_or_join(code)
     if role in (None, "board"):
         abort(401)
-    return no_store(make_response(render_template("partials/proposals.html", code=t.code, role=role,
+    return no_store(make_response(render_template("dune/proposals.html", code=t.code, role=role,
                                                   s=view_for(t.state, role), proposals_only=True)))
 
 
@@ -379,8 +379,8 @@ def typed_entry(body: dict, role: str) -> dict:
     that needs another faction's consent becomes a proposal to that faction (``consent.request``)."""
     from pydantic import ValidationError
 
-    from ..table.actions import form_types
-    from ..table.actions.consent import as_proposal
+    from ..games.dune.entries import form_types
+    from ..games.dune.entries.consent import as_proposal
     from ..table.service import validation_message
     at = tables().registry.get(body.get("type")) if isinstance(body.get("type"), str) else None
     try:
@@ -433,19 +433,19 @@ def reach(code):
         sector = int(request.args.get("sector") or 0) or None
     except ValueError:
         sector = None
-    from ..rules.errors import RuleViolation
-    from ..table.actions.moves import where_can_i_go
+    from ..games.dune.rules.errors import RuleViolation
+    from ..games.dune.entries.moves import where_can_i_go
     try:
         with t.lock:
             info = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
     except RuleViolation as exc:
-        return render_template("partials/reach.html", info=None, error=exc.message, code=t.code, s=None, role=role)
+        return render_template("dune/reach.html", info=None, error=exc.message, code=t.code, s=None, role=role)
     held = {"forces": 0, "starred": 0, "advisors": 0}
     if info.get("move"):
-        from ..rules.board import piece_id
+        from ..games.dune.rules.board import piece_id
         piece = piece_id(info["move"]["from"], info["move"]["from_sector"])
         held = dict(t.state["board"]["forces"].get(piece, {}).get(faction, held))
-    return render_template("partials/reach.html", info=info, error=None, code=t.code, held=held,
+    return render_template("dune/reach.html", info=info, error=None, code=t.code, held=held,
                            only=request.args.get("only"), s=view_for(t.state, role), role=role)
 
 
@@ -456,8 +456,8 @@ def battle(code):
     role = seat_or_join(code)
     if role in (None, "board", "host"):
         abort(403)
-    from ..rules.errors import RuleViolation
-    from ..table.battles import battles_for, dial_for, karama_for
+    from ..games.dune.rules.errors import RuleViolation
+    from ..games.dune.battles import battles_for, dial_for, karama_for
     with t.lock:
         state = t.state
         battles = battles_for(state, load_board(), role)
@@ -495,7 +495,7 @@ def battle(code):
         # once this seat has a battle open, its plan builder on the phase card has the dial: fold this away
         fighting = any(b["turn"] == state["turn"] and role in b["sides"] and b["status"] != "applied"
                        for b in state.get("battles", []))
-    html = render_template("partials/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase, fighting=fighting,
+    html = render_template("dune/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase, fighting=fighting,
                            opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
     return no_store(make_response(html))
 
@@ -540,8 +540,8 @@ def preview_blow(code):
     role = seat_or_join(code)
     if role is None:
         abort(401)
-    from ..rules.errors import RuleViolation
-    from ..table.actions.turn import preview_blow as preview
+    from ..games.dune.rules.errors import RuleViolation
+    from ..games.dune.entries.turn import preview_blow as preview
     card, pile = request.args.get("card", ""), request.args.get("pile", "A")
     pile = pile if pile in ("A", "B") else "A"
     try:
@@ -549,9 +549,9 @@ def preview_blow(code):
             b = preview(load_board(), t.state, card, pile)
             revision = t.revision
     except RuleViolation as exc:
-        return render_template("partials/blow_preview.html", b=None, error=exc.message)
+        return render_template("dune/blow_preview.html", b=None, error=exc.message)
     apply = {"card": card, "pile": pile} if role != "board" else None
-    return render_template("partials/blow_preview.html", b=b, error=None, apply=apply, code=t.code,
+    return render_template("dune/blow_preview.html", b=b, error=None, apply=apply, code=t.code,
                            s={"revision": revision})
 
 
@@ -592,7 +592,7 @@ def history(code):
     if sh_pages.other_game(t):
         return sh_pages.history(t, role)
     entries = list(reversed(tables().history(t.code, role)))
-    return no_store(make_response(render_template("history.html", code=t.code, role=role, entries=entries)))
+    return no_store(make_response(render_template("dune/history.html", code=t.code, role=role, entries=entries)))
 
 
 BOARD_ENTRIES = 6
@@ -618,7 +618,7 @@ def board(code):
     t = table_or_404(code)
     if sh_pages.other_game(t):
         return sh_pages.board(t)
-    return no_store(make_response(render_template("board.html", **board_context(t))))
+    return no_store(make_response(render_template("dune/board.html", **board_context(t))))
 
 
 @bp.get("/t/<code>/board/view")
@@ -627,7 +627,7 @@ def board_fragment(code):
     t = table_or_404(code)
     if sh_pages.other_game(t):
         return sh_pages.board(t, fragment=True)
-    return no_store(make_response(render_template("partials/board_screen.html", **board_context(t))))
+    return no_store(make_response(render_template("dune/board_screen.html", **board_context(t))))
 
 
 # -- the phone as an app: manifest and icons ---------------------------------------------------------
@@ -668,7 +668,7 @@ def favicon():
 
 def template_globals() -> dict:
     """Names every template (and every imported macro) can use."""
-    from .board_svg import board_svg
+    from ..games.dune.web.board_svg import board_svg
     return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS, "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": _spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
@@ -678,7 +678,7 @@ def template_globals() -> dict:
 
 
 def _card_name_groups() -> list:
-    from ..rules.treachery import name_choices
+    from ..games.dune.rules.treachery import name_choices
     return name_choices([], [], True)  # every Treachery card name, grouped by kind
 
 
@@ -688,7 +688,7 @@ def _addon_karamas(s: dict, role: str) -> dict:
 
 
 def _leader_skill_names() -> list[str]:
-    from ..rules.choam import skill_names  # the CHOAM & Richese Leader Skill deck (data/leader_skills.json)
+    from ..games.dune.rules.choam import skill_names  # the CHOAM & Richese Leader Skill deck (data/leader_skills.json)
     return skill_names()
 
 
@@ -696,7 +696,7 @@ def deck_left(s: dict, raw_deck: dict | None) -> dict:
     """The spice blow as a phone shows it: the cards still in the deck (each once, with how many
     copies are left) and the pile the next card goes on (A until a territory card lands there).
     Uses the phase helper's ``view["spice_blow"]`` when it is there."""
-    from ..rules.spice import SHAI_HULUD, card_name, deck_cards
+    from ..games.dune.rules.spice import SHAI_HULUD, card_name, deck_cards
     sb = s.get("spice_blow") or {}
     board = load_board()
     discovery = (s.get("options") or {}).get("discovery_tokens", True)
@@ -726,7 +726,7 @@ def deck_left(s: dict, raw_deck: dict | None) -> dict:
 
 
 def _spice_cards() -> list[str]:
-    from ..rules.spice import SHAI_HULUD, deck_cards
+    from ..games.dune.rules.spice import SHAI_HULUD, deck_cards
     names = sorted({c.name for c in deck_cards(load_board(), True) if c.name != SHAI_HULUD})
     return [SHAI_HULUD] + names
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from markupsafe import Markup
 
-from ..rules.factions import FACTION_IDS
+from ..games.dune.rules.factions import FACTION_IDS
 from ..search.corpus import RULESET_NAMES, RULESETS
-from ..table.state import PHASES
+from ..games.dune.state import PHASES
 from . import auth
 from .markdown import render_markdown
 

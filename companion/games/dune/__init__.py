@@ -1,7 +1,7 @@
 """The Dune game (KISS rules, with the CHOAM & Richese add-on) behind the spine's game interface.
 
-Its pure rules stay in ``companion.rules``, its entry types in ``companion.table.actions``, its
-state in ``companion.table.state`` and its templates in ``companion/templates``: this module
+Its pure rules stay in ``companion.games.dune.rules``, its entry types in ``companion.games.dune.entries``, its
+state in ``companion.games.dune.state`` and its templates in ``companion/templates``: this module
 points the spine at them (see ``companion.games``)."""
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ class DuneGame:
     private_keys = frozenset(views.PRIVATE_KEYS)
 
     def __init__(self):
-        from ...rules.board import load_board
-        from ...rules.errors import RuleViolation
-        from ...table.actions import load_all
+        from .rules.board import load_board
+        from .rules.errors import RuleViolation
+        from .entries import load_all
         self.refusal = RuleViolation
         self.registry = load_all()
         self.board = load_board()
@@ -37,8 +37,8 @@ class DuneGame:
         return {"factions": list(factions), "turns": turns, "options": dict(options or {})}
 
     def configure(self, body: dict) -> dict:
-        from ...rules.factions import FACTION_IDS, MAX_FACTIONS
-        from ...table.state import new_state
+        from .rules.factions import FACTION_IDS, MAX_FACTIONS
+        from .state import new_state
         factions = list(body.get("factions") or [])
         turns = body.get("turns", 10)
         options = body.get("options") or {}
@@ -63,7 +63,7 @@ class DuneGame:
         return list(config["factions"])
 
     def new_state(self, code: str, config: dict) -> dict:
-        from ...table.state import new_state
+        from .state import new_state
         return new_state(code, config["factions"], config.get("turns", 10), config.get("options"))
 
     def opening_entries(self, config: dict) -> list[dict]:
@@ -71,11 +71,11 @@ class DuneGame:
 
     # -- entries -------------------------------------------------------------------------------
     def context(self, actor: str, override: bool = False, reason: str | None = None):
-        from ...table.actions import Ctx
+        from .entries import Ctx
         return Ctx(actor=actor, board=self.board, override=override, reason=reason)
 
     def seat_name(self, role: str) -> str:
-        from ...rules.factions import faction_name
+        from .rules.factions import faction_name
         return faction_name(role)
 
     def forbidden(self, role: str, at, payload, state: dict) -> str | None:
@@ -89,7 +89,7 @@ class DuneGame:
             if role not in allowed:
                 who = " or ".join(self.seat_name(v) for v in allowed)
                 return f"{self.seat_name(role)} cannot make an entry for {who}."
-        from ...table.actions.consent import consent_from
+        from .entries.consent import consent_from
         other = consent_from(at.name, payload, role)
         if other:  # it uses another faction's resources: that faction agrees on its own phone
             return (f"This entry needs {self.seat_name(other)}'s consent: propose it to them "
@@ -103,7 +103,7 @@ class DuneGame:
         return viewer in ("host", secret_for)
 
     def invariants(self, state: dict) -> list[str]:
-        from ...table.state import conservation_errors
+        from .state import conservation_errors
         return conservation_errors(state)
 
     def undoable(self, event: dict) -> str | None:

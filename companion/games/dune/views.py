@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict
 
-from ...rules.board import load_board, split_piece
-from ...rules.phase_steps import next_pile
-from ...rules.phases import phase_info, storm_order
+from .rules.board import load_board, split_piece
+from .rules.phase_steps import next_pile
+from .rules.phases import phase_info, storm_order
 
 PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "factions_present", "player_dots",
                "storm", "shield_wall", "atomics_aftermath", "alliances", "turn_flags", "readings", "setup",
@@ -36,7 +36,7 @@ def can_see(viewer: str, faction: str) -> bool:
 def compose(state: dict, viewer: str, out: dict) -> None:
     """Add the per-seat parts to ``out`` (which already holds the declared public keys): each
     faction's public part plus, for its own seat (and the host), its private part."""
-    from ...table.actions.consent import proposals_for
+    from .entries.consent import proposals_for
     out["proposals"] = proposals_for(state, viewer)  # only the two factions involved (and the host)
     factions = {}
     for f, pub in state["factions"].items():
@@ -63,10 +63,10 @@ def view_for(state: dict, viewer: str) -> dict:
 
 def turn_info(state: dict, viewer: str) -> dict:
     """Computed, previewed effects of the current phase (nothing is applied here)."""
-    from ...rules import economy
-    from ...rules.errors import RuleViolation
-    from ...rules.spice import deck_status
-    from ...table.actions.turn import (
+    from .rules import economy
+    from .rules.errors import RuleViolation
+    from .rules.spice import deck_status
+    from .entries.turn import (
         auction, blows_this_turn, next_phase_info, preview_collection, preview_storm, preview_victory, steps_for,
         storm_dialers, whose_turn,
     )
@@ -118,12 +118,12 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["battles_implied"] = implied_battles_view(state, board)
         info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
     if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
-        from ...table.actions.addons import inflation_info
+        from .entries.addons import inflation_info
         info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
         if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation, Karama applied)
-            from ...table.actions.addons import choam_charity_now
+            from .entries.addons import choam_charity_now
             info["my_charity"] = choam_charity_now(state)
     return info
 
@@ -132,8 +132,8 @@ def addon_karamas(state: dict, viewer: str) -> dict:
     """The CHOAM & Richese advantages ``viewer`` may stop with a Karama now (``karama.addon``: the
     effects of karama.json whose phases include this one, never against the viewer's own faction),
     and the stops in force this turn, for the phase card."""
-    from ...rules import karama
-    from ...table.actions.addons import KARAMA_ADDON, addon_stop
+    from .rules import karama
+    from .entries.addons import KARAMA_ADDON, addon_stop
     present = state["factions_present"]
     out: dict = {"open": [], "stopped": []}
     for effect, (target, span, what) in KARAMA_ADDON.items():
@@ -159,8 +159,8 @@ def treachery_deck(state: dict) -> dict:
     """The Treachery deck as the table can see it: its size (the deck less the cards in hands and
     in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have
     joined and how many reshuffles there were."""
-    from ...rules import treachery
-    from ...table.actions.core import cache_out, draw_pile, read_treachery
+    from .rules import treachery
+    from .entries.core import cache_out, draw_pile, read_treachery
     tr = read_treachery(state)
     in_hands = sum(f["hand_size"] for f in state["factions"].values())
     discard = list(tr.get("discard", []))
@@ -173,7 +173,7 @@ def name_card_prompt(state: dict, viewer: str) -> dict | None:
     """For a faction's own phone only: the cards it got and has not named yet ("Name the card
     you got"), with every name it could be, grouped by kind. None for other seats, the host and
     the board screen, and when nothing waits to be named."""
-    from ...rules import treachery
+    from .rules import treachery
     mine = state["private"].get(viewer)
     if not mine:
         return None
@@ -194,7 +194,7 @@ def name_card_prompt(state: dict, viewer: str) -> dict | None:
 
 def implied_battles_view(state: dict, board) -> list[dict]:
     """Every battle the board implies now (derived: it follows the forces live)."""
-    from ...table.battles import implied_battles
+    from .battles import implied_battles
     return implied_battles(state, board)
 
 
@@ -210,9 +210,9 @@ def _record_for(state: dict, territory: str, factions: list) -> dict | None:
 def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[dict]:
     """The phase card's battles: each implied or recorded battle of the turn, its state, and for a
     battler its own plan builder (its own hand, leaders and dial only: nothing of the other side)."""
-    from ...rules import dialing
-    from ...rules import treachery as deck
-    from ...table.actions.battle import ecaz_help, fighters, outcome_of, stopped_starred
+    from .rules import dialing
+    from .rules import treachery as deck
+    from .entries.battle import ecaz_help, fighters, outcome_of, stopped_starred
 
     items: list[dict] = []
     seen: set[str] = set()
@@ -317,9 +317,9 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
     """Prescience, Voice and the Karama against them, for one planning battle as ``viewer`` sees it:
     the public facts for all; the question buttons for the Atreides, the answer form for the
     side asked, the Voice buttons for the BG, the answer itself for the sides that may see it."""
-    from ...rules import battle_powers as powers
-    from ...rules import treachery as deck
-    from ...table.actions.battle import AFTER_REVEAL, OWN_SIDE_ONLY, POWER_NAME, POWER_OWNER, power_side
+    from .rules import battle_powers as powers
+    from .rules import treachery as deck
+    from .entries.battle import AFTER_REVEAL, OWN_SIDE_ONLY, POWER_NAME, POWER_OWNER, power_side
 
     karama = dict(b.get("karama") or {})
     q = b.get("prescience")
@@ -378,7 +378,7 @@ def _battle_powers(state: dict, b: dict, viewer: str, builder: dict | None) -> d
 
 def cards_left(seen: list, discovery: bool) -> list[str]:
     """The spice cards still in the draw deck (a worm once per copy), asked of the deck rules."""
-    from ...rules.spice import cards_in_deck
+    from .rules.spice import cards_in_deck
     return cards_in_deck(seen)
 
 

@@ -46,7 +46,7 @@ class Ctx:
 
 
 def _models():
-    from ...table.actions import Name, Payload
+    from ..dune.entries import Name, Payload
 
     class Deal(Payload):
         type: Literal["sh.deal"]
@@ -379,7 +379,7 @@ class SecretHarkonnen:
     refusal = Refused
 
     def __init__(self):
-        from ...table.actions import ActionType
+        from ..dune.entries import ActionType
         Deal, Nominate, Vote, Discard, Enact, Veto, Power = _models()
         self.registry = {
             "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None),
