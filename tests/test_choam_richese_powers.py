@@ -87,7 +87,7 @@ def test_karama_on_choam_lasts_one_turn(client, t):
 
 def test_the_karama_data_and_api_agree_on_the_entries(client):
     """Every Karama entry against CHOAM names an effect /api/karama offers a non-CHOAM player."""
-    from companion.games.dune.entries.addons import KARAMA_ON_CHOAM
+    from companion.games.dune.entries.karama_stops import KARAMA_ON_CHOAM
     r = client.get("/api/karama", query_string={"player": "atreides", "factions": ",".join(ADDON)})
     offered = {o["id"] for o in r.get_json()["options"]}
     assert {v[0] for v in KARAMA_ON_CHOAM.values()} <= offered

@@ -81,3 +81,32 @@ def test_the_spine_examples_are_right(client):
     act(client, t.code, t.seats["atreides"], type="storm.set", sector=7)
     s = state(client, t.code, t.seats["harkonnen"])
     assert s["storm"] == {"sector": 7} and s["factions"]["atreides"]["spice"] is None
+
+
+# -- the folder map in docs/design.md matches the tree ------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def design_map_folders() -> set[str]:
+    text = (REPO / "docs" / "design.md").read_text("utf-8")
+    section = text[text.index("## Layers and folders"):text.index("## Identifiers")]
+    return {m.rstrip("/") for m in re.findall(r"^\| `([a-z_/]+/)` \|", section, re.M)}
+
+
+def tree_folders() -> set[str]:
+    out = set()
+    for top in ("companion", "templates"):
+        for p in [REPO / top, *(REPO / top).rglob("*")]:
+            if p.is_dir() and "__pycache__" not in p.parts and "vendor" not in p.parts and p.name != "icons":
+                out.add(str(p.relative_to(REPO)))
+    return out
+
+
+def test_the_design_folder_map_matches_the_tree():
+    listed = design_map_folders()
+    assert {f for f in listed if not (REPO / f).is_dir()} == set(), "folders in docs/design.md that do not exist"
+    # every folder of the package and the templates is in the map (a folder's own parts may be
+    # described in its parent's row: the package root, static's icons and vendor)
+    unlisted = tree_folders() - listed - {"companion"}
+    assert unlisted == set(), f"folders missing from docs/design.md's map: {sorted(unlisted)}"

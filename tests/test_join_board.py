@@ -161,7 +161,7 @@ def test_board_screen_refresh_stays_public_after_live_changes(app):
 
 def test_board_screen_shows_whose_turn_and_the_rule_shown_to_the_table(app, monkeypatch):
     laptop, code, token = with_secrets(app)
-    import companion.web.pages as pages
+    import companion.games.dune.web.pages as pages
     real = pages.view_for
 
     def with_turn(state, viewer):

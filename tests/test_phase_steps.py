@@ -331,7 +331,7 @@ def test_a_battle_left_to_fight_blocks_the_battle_phase(client, t):
 
 
 def test_a_battle_in_a_revealed_discovery_territory_counts():
-    from companion.games.dune.entries.turn import open_battles
+    from companion.games.dune.entries.phases import open_battles
     from companion.games.dune.rules.board import load_board
     s = {"board": {"forces": {"Jacurutu Sietch": {"harkonnen": {"forces": 2, "starred": 0, "advisors": 0},
                                                  "fremen": {"forces": 1, "starred": 0, "advisors": 0}}}},

@@ -25,9 +25,9 @@ GAME_MODULES = {
 class ConfigError(Exception):
     """A new table's settings are refused (one sentence, with a rule id)."""
 
-    def __init__(self, message: str, rule: str | None = None):
+    def __init__(self, message: str, rule: str | None = None, fields: list | None = None):
         super().__init__(message)
-        self.message, self.rule = message, rule
+        self.message, self.rule, self.fields = message, rule, fields
 
 
 class Game(Protocol):
@@ -39,6 +39,10 @@ class Game(Protocol):
     private_keys: frozenset   # top-level keys the game filters per seat itself (``view``)
     refusal: type             # the exception its entry handlers raise (``.message``, ``.rule``, ``.overridable``)
     registry: dict            # entry type -> ActionType (model, handler, summary, ...)
+    seat_ids: tuple | None    # every seat role a table of this game can have (None: players name their seats)
+    web: str                  # the module of the game's web part (``web_of``)
+    seat_field: str           # the JSON field naming a seat in the API's answers ("faction")
+    rule_filters: list        # rules-search filters its entries carry: [{"name", "label", "any", "choices"}]
 
     def settings(self, *args, **kwargs) -> dict: ...        # ``TableService.create``'s arguments as a body
     def configure(self, body: dict) -> dict: ...           # the table's config, or raise ConfigError
@@ -55,6 +59,28 @@ class Game(Protocol):
     def undoable(self, event: dict) -> str | None: ...    # None, or why that entry cannot be undone
     def export_refused(self, state: dict) -> str | None: ...  # None, or why the host cannot export now
     def parse_import(self, data: dict) -> tuple[dict, list[dict], str | None]: ...  # config, events, code
+    def rulesets(self, config: dict) -> str: ...           # the rules-corpus rulesets a table of it searches
+
+
+class GameWeb(Protocol):
+    """A game's web part: its own routes, and the hooks the shell's routes hand its tables to."""
+    START_FORM: str           # the start page's "host a table" form (a template)
+    API_BODY_HINT: str        # the sentence answering a ``POST /api/tables`` that is not an object
+
+    def blueprints(self) -> list: ...
+    def start_context(self) -> dict: ...
+    def settings_from_api(self, body: dict) -> dict: ...   # or raise ConfigError
+    def renders(self, state: dict, config: dict) -> None: ...  # render every seat's pages (import check)
+    def host(self, t, url: str, qr) -> Any: ...
+    def seats(self, t) -> Any: ...
+    def join(self, t, role: str | None, error: str | None = None, status: int = 200) -> Any: ...
+    def table(self, t, role: str) -> Any: ...
+    def view(self, t, role: str, error=None) -> Any: ...
+    def history(self, t, role: str) -> Any: ...
+    def board(self, t, fragment: bool = False) -> Any: ...
+    def board_seat(self, t) -> Any: ...
+    def template_globals(self) -> dict: ...
+    def template_filters(self) -> dict: ...
 
 
 _LOADED: dict[str, Game] = {}
@@ -71,6 +97,11 @@ def get(game_id: str | None) -> Game:
     if gid not in _LOADED:
         _LOADED[gid] = importlib.import_module(GAME_MODULES[gid]).GAME
     return _LOADED[gid]
+
+
+def web_of(game: Game) -> GameWeb:
+    """The game's web part (imported on first use, so the spine imports no web code)."""
+    return importlib.import_module(game.web)
 
 
 def of_config(config: dict) -> Game:

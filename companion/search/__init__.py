@@ -9,8 +9,12 @@
     rs.suggest("kwisatz hadrach")                # "kwisatz haderach" (did you mean), or None
 
 ``Hit.snippet`` is HTML: the entry's text (Markdown stripped) html-escaped, with
-``<mark>…</mark>`` around the matched words. ``search`` raises ValueError for a faction or
-phase id that does not exist (see ``FACTIONS``/``PHASES``), or a ruleset not in ``RULESETS``.
+``<mark>…</mark>`` around the matched words. ``search`` takes one keyword filter per tag group
+of the corpus data (``TAG_GROUPS``: ``faction=``, ``phase=`` for the Dune tags) and raises
+ValueError for a tag id that does not exist (the group's constant, e.g. ``PHASES``), or a
+ruleset not in ``RULESETS``. The rulesets, tag groups and search vocabulary are corpus data
+(``rules_corpus/rulesets.json``, ``rules_corpus/vocabulary/``, read by ``.vocabulary``): this
+package names no game.
 
 Several rulesets (KISS Dune, War for Arrakis, Dune: Imperium) share one corpus folder, but each
 ruleset gets its own index (``index_dir/<ruleset>/<fingerprint>/``), vocabulary and spelling
@@ -35,8 +39,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .corpus import (
-    FACTIONS,
-    PHASES,
     RULESET_GAME,
     RULESET_NAMES,
     RULESETS,
@@ -48,12 +50,15 @@ from .corpus import (
     snapshot,
     validate,
 )
+from .vocabulary import TAG_CONSTANTS, TAG_GROUPS
 
 log = logging.getLogger(__name__)
 
+globals().update(TAG_CONSTANTS)  # each tag group's ids, named after the group (e.g. PHASES)
+
 __all__ = [
-    "FACTIONS", "PHASES", "RULESETS", "RULESET_NAMES", "Entry", "Hit", "RuleSearch", "corpus_dir", "default_index_dir",
-    "get_search", "load_corpus", "plain_text", "validate",
+    *TAG_CONSTANTS, "RULESETS", "RULESET_NAMES", "TAG_GROUPS", "Entry", "Hit", "RuleSearch", "corpus_dir",
+    "default_index_dir", "get_search", "load_corpus", "plain_text", "validate",
 ]
 
 
@@ -66,7 +71,7 @@ class Hit:
     url: str  # "/rules/<id>"
     score: float
     kind: str = ""
-    ruleset: str = "kiss"
+    ruleset: str = RULESETS[0]
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -133,8 +138,8 @@ class RuleSearch:
 
     @property
     def index_path(self) -> Path:
-        """The KISS index folder (each ruleset has its own, see :meth:`index_paths`)."""
-        b = self._backends.get("kiss") or next(iter(self._backends.values()))
+        """The first ruleset's index folder (each game has its own, see :meth:`index_paths`)."""
+        b = self._backends.get(RULESET_GAME[RULESETS[0]]) or next(iter(self._backends.values()))
         return b.path
 
     def index_paths(self) -> dict[str, Path]:
@@ -188,20 +193,32 @@ class RuleSearch:
             return list(self._backends)
         return list(dict.fromkeys(RULESET_GAME[r] for r in rulesets))
 
-    def search(self, q: str, limit: int = 10, faction: str | None = None,
-               phase: str | None = None, ruleset: str | None = None) -> list[Hit]:
-        """Best entries for ``q``, best first. ``faction``/``phase`` keep only entries tagged
-        with them, ``ruleset`` only that game's entries (ValueError for an unknown id; None
-        = every ruleset, merged by score). Typos, slang and the word being typed (prefix of
-        the last word) are handled."""
-        if faction is not None:
-            faction = faction.strip().lower() or None
-            if faction is not None and faction not in FACTIONS:
-                raise ValueError(f"unknown faction {faction!r}")
-        if phase is not None:
-            phase = phase.strip().lower() or None
-            if phase is not None and phase not in PHASES:
-                raise ValueError(f"unknown phase {phase!r}")
+    @staticmethod
+    def check_tags(filters: dict[str, str | None]) -> tuple[str | None, ...]:
+        """Tag filters (``{group filter name: id}``, e.g. ``{"phase": ...}``) normalised, one
+        per group in TAG_GROUPS order (None: not filtered); ValueError for an unknown id,
+        TypeError for a name that is no group's."""
+        for name in filters:
+            if not any(g.filter == name for g in TAG_GROUPS):
+                raise TypeError(f"search() got an unexpected keyword argument {name!r}")
+        out = []
+        for g in TAG_GROUPS:
+            value = filters.get(g.filter)
+            if value is not None:
+                value = value.strip().lower() or None
+                if value is not None and value not in g.values:
+                    raise ValueError(f"unknown {g.filter} {value!r}")
+            out.append(value)
+        return tuple(out)
+
+    def search(self, q: str, limit: int = 10, *, ruleset: str | None = None,
+               **tags: str | None) -> list[Hit]:
+        """Best entries for ``q``, best first. ``ruleset`` keeps only that game's entries
+        (ValueError for an unknown id; None = every ruleset, merged by score). One keyword per
+        tag group (``TAG_GROUPS``, named by the group's ``filter``) keeps only entries tagged
+        with that id. Typos, slang and the word being typed (prefix of the last word) are
+        handled."""
+        wanted = self.check_tags(tags)
         rulesets = self.check_ruleset(ruleset)
         limit = max(1, int(limit))
         if not q or not q.strip():
@@ -215,7 +232,7 @@ class RuleSearch:
                 continue
             # a game's index may hold rulesets that were not asked for (KISS and its add-on)
             partial = rulesets is not None and any(RULESET_GAME[r] == game and r not in rulesets for r in RULESETS)
-            ranked, analysis = backend.search(q, limit * 4 if partial else limit, faction, phase)
+            ranked, analysis = backend.search(q, limit * 4 if partial else limit, wanted)
             for entry_id, score in ranked:
                 e = self._entries.get(entry_id)
                 if e is None:  # pragma: no cover - index and entries come from the same read

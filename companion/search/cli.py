@@ -1,4 +1,7 @@
-"""``companion rules "query" [--limit N] [--faction F] [--phase P] [--ruleset R]``: rules search in a terminal."""
+"""``companion rules "query" [--limit N] [--<tag filter> ID ...] [--ruleset R]``: rules search in a terminal.
+
+One ``--<filter>`` option per tag group of the corpus data (``--faction``, ``--phase`` for the
+Dune tags); the description and example come from ``rules_corpus/rulesets.json``."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +12,8 @@ import sys
 import textwrap
 from typing import TextIO
 
-from .corpus import FACTIONS, PHASES, RULESETS
+from .corpus import RULESETS
+from .vocabulary import TAG_GROUPS, VOCABULARY
 
 _MARK = re.compile(r"</?mark>")
 
@@ -20,14 +24,13 @@ def plain_snippet(snippet_html: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="companion rules",
-        description="Search the rules corpus (KISS rules, faction sheets, table Q&A; War for Arrakis; Dune: Imperium).",
-    )
-    p.add_argument("query", nargs="+", help="words to look for, e.g. \"can the kh die\"")
+    p = argparse.ArgumentParser(prog="companion rules", description=VOCABULARY.cli_description)
+    example = VOCABULARY.cli_example
+    p.add_argument("query", nargs="+",
+                   help=f"words to look for, e.g. \"{example}\"" if example else "words to look for")
     p.add_argument("--limit", "-n", type=int, default=5, help="how many answers (default 5)")
-    p.add_argument("--faction", choices=FACTIONS, help="only entries about this faction")
-    p.add_argument("--phase", choices=PHASES, help="only entries about this phase")
+    for g in TAG_GROUPS:
+        p.add_argument(f"--{g.filter}", choices=g.values, help=f"only entries about this {g.filter}")
     p.add_argument("--ruleset", choices=RULESETS, help="only this game's entries (default: every game)")
     p.add_argument("--index-dir", default=os.environ.get("COMPANION_SEARCH_INDEX"),
                    help="index folder (default: the user cache folder)")
@@ -50,7 +53,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
     rs = get_search(args.index_dir)
     q = " ".join(args.query)
-    hits = rs.search(q, limit=args.limit, faction=args.faction, phase=args.phase, ruleset=args.ruleset)
+    tags = {g.filter: getattr(args, g.filter.replace("-", "_")) for g in TAG_GROUPS}
+    hits = rs.search(q, limit=args.limit, ruleset=args.ruleset, **tags)
     if not hits:
         print(f'No rule matches "{q}".', file=out)
         hint = rs.suggest(q, ruleset=args.ruleset)

@@ -17,7 +17,9 @@ Format (docs/design.md, "Rules corpus format")::
 
 One ``key: value`` per line; list values in brackets, comma separated, no quotes.
 A `` # comment`` after a value (space, ``#``, space) is ignored, as in the design example.
-This module has no third-party dependencies.
+The rulesets, kinds and tag groups (the lists of ids such as ``phases:``) are corpus data, read
+by :mod:`.vocabulary` from ``rules_corpus/rulesets.json`` and ``rules_corpus/vocabulary/``;
+this module names no game. It has no third-party dependencies.
 """
 from __future__ import annotations
 
@@ -25,37 +27,31 @@ import hashlib
 import logging
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field, make_dataclass
 from pathlib import Path
 from typing import Iterable
 
+from .vocabulary import (  # RULESET_NAMES is re-exported (the web reads it from here)
+    KINDS,
+    RULESET_GAME,
+    RULESET_NAMES,
+    RULESETS,
+    TAG_CONSTANTS,
+    TAG_GROUPS,
+    VOCABULARY,
+    shipped_dir,
+)
+
 log = logging.getLogger(__name__)
 
-FACTIONS: tuple[str, ...] = (
-    "atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu", "choam", "richese",
-)
-PHASES: tuple[str, ...] = (
-    "storm", "spice_blow", "charity", "bidding", "revival", "shipment_movement", "battle",
-    "collection", "mentat_pause",
-)
-# The games on the shelf: every entry belongs to exactly one ruleset (front matter ``ruleset:``).
-RULESETS: tuple[str, ...] = ("kiss", "choam-richese", "war-for-arrakis", "imperium", "secret-harkonnen")
-RULESET_NAMES: dict[str, str] = {
-    "kiss": "Dune (KISS)",
-    "choam-richese": "Dune: CHOAM & Richese add-on (not KISS)",
-    "war-for-arrakis": "Dune: War for Arrakis",
-    "imperium": "Dune: Imperium",
-    "secret-harkonnen": "Secret Harkonnen (hidden roles, 5-10 players)",
-}
-# The game (and search index) each ruleset belongs to: the CHOAM & Richese add-on is played on a
-# KISS Dune table, so its entries share the KISS index (filtered by ruleset), may link to KISS
-# entries and carry Dune faction and phase tags (and the other way round).
-RULESET_GAME: dict[str, str] = {"kiss": "kiss", "choam-richese": "kiss", "war-for-arrakis": "war-for-arrakis",
-                                "imperium": "imperium", "secret-harkonnen": "secret-harkonnen"}
-KINDS: tuple[str, ...] = ("kiss-change", "faction", "karama", "discovery", "procedure", "qa")
+# The games on the shelf, their entry kinds and tag groups come from the corpus data
+# (rules_corpus/rulesets.json, vocabulary/<ruleset>.json): every entry belongs to exactly one
+# ruleset (front matter ``ruleset:``); rulesets of one game (an add-on and its base game) share a
+# search index, may link to each other's entries and carry that game's tags.
+globals().update(TAG_CONSTANTS)  # one tuple of ids per tag group, named after it (e.g. PHASES)
 QA_SECTIONS: tuple[str, ...] = ("Question", "Answer", "Example")
 
-LIST_KEYS = ("factions", "phases", "aliases", "related")
+LIST_KEYS = (*(g.key for g in TAG_GROUPS), "aliases", "related")
 SCALAR_KEYS = ("id", "title", "kind", "source", "ruleset")
 
 _COMMENT = re.compile(r"\s+#\s.*$|\s+#$")
@@ -67,27 +63,31 @@ class CorpusError(ValueError):
     """A corpus file that cannot be parsed."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    id: str
-    title: str
-    kind: str
-    source: str
-    factions: tuple[str, ...] = ()
-    phases: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = ()
-    related: tuple[str, ...] = ()
-    text: str = ""  # Markdown body (front matter removed)
-    filename: str = field(default="", compare=False)  # "<id>.md" as found on disk
-    ruleset: str = "kiss"  # one of RULESETS (front matter ``ruleset:``, required in files)
+def _url(self) -> str:
+    return f"/rules/{self.id}"
 
-    @property
-    def url(self) -> str:
-        return f"/rules/{self.id}"
 
-    def sections(self) -> dict[str, str]:
-        """``## Heading`` sections of the body (Q&A: Question / Answer / Example)."""
-        return split_sections(self.text)
+def _sections(self) -> dict[str, str]:
+    """``## Heading`` sections of the body (Q&A: Question / Answer / Example)."""
+    return split_sections(self.text)
+
+
+# One corpus entry. A frozen dataclass whose fields are id, title, kind, source, one tuple of tag
+# ids per tag group of the corpus data (front matter lists, in TAG_GROUPS order), aliases,
+# related, text (the Markdown body), filename ("<id>.md" as found on disk, not compared) and
+# ruleset (one of RULESETS; required in files); ``url`` is "/rules/<id>".
+Entry = make_dataclass(
+    "Entry",
+    [("id", str), ("title", str), ("kind", str), ("source", str),
+     *((g.key, tuple, field(default=())) for g in TAG_GROUPS),
+     ("aliases", tuple, field(default=())),
+     ("related", tuple, field(default=())),
+     ("text", str, field(default="")),
+     ("filename", str, field(default="", compare=False)),
+     ("ruleset", str, field(default=RULESETS[0]))],
+    frozen=True,
+    namespace={"url": property(_url), "sections": _sections, "__module__": __name__},
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,8 +145,7 @@ def parse_entry(text: str, filename: str = "") -> Entry:
         title=scalar("title"),
         kind=scalar("kind"),
         source=scalar("source"),
-        factions=tuple(f.lower() for f in listv("factions")),
-        phases=tuple(p.lower() for p in listv("phases")),
+        **{g.key: tuple(t.lower() for t in listv(g.key)) for g in TAG_GROUPS},
         aliases=listv("aliases"),
         related=listv("related"),
         text=body,
@@ -232,19 +231,7 @@ def corpus_dir() -> Path:
     env = os.environ.get("COMPANION_RULES_CORPUS")
     if env:
         return Path(env)
-    package = Path(__file__).resolve().parent.parent  # .../companion
-    try:  # the package's own __file__, in case this module is imported from elsewhere
-        import companion
-
-        if getattr(companion, "__file__", None):
-            package = Path(companion.__file__).resolve().parent
-    except ImportError:  # pragma: no cover
-        pass
-    candidates = [package / "rules_corpus", package.parent / "rules_corpus"]
-    for c in candidates:
-        if c.is_dir():
-            return c
-    return candidates[-1]
+    return shipped_dir()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,12 +321,10 @@ def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str
             out.append(f"{where}: missing source")
         if e.kind not in KINDS:
             out.append(f"{where}: unknown kind {e.kind!r} (one of {', '.join(KINDS)})")
-        for f in e.factions:
-            if f not in FACTIONS:
-                out.append(f"{where}: unknown faction {f!r}")
-        for p in e.phases:
-            if p not in PHASES:
-                out.append(f"{where}: unknown phase {p!r}")
+        for g in TAG_GROUPS:
+            for t in getattr(e, g.key):
+                if t not in g.values:
+                    out.append(f"{where}: unknown {g.filter} {t!r}")
         for r in e.related:
             if r == e.id:
                 out.append(f"{where}: related lists the entry itself")
@@ -350,8 +335,9 @@ def validate(entries: Iterable[Entry], problems: Iterable[str] = ()) -> list[str
                            f"({ruleset_of.get(r)!r}, not {e.ruleset!r})")
         if e.ruleset not in RULESETS:
             out.append(f"{where}: unknown ruleset {e.ruleset!r} (one of {', '.join(RULESETS)})")
-        if RULESET_GAME.get(e.ruleset) != "kiss" and (e.factions or e.phases):
-            out.append(f"{where}: faction and phase tags are Dune ids; leave them [] outside the Dune rulesets")
+        game = RULESET_GAME.get(e.ruleset)
+        if any(getattr(e, g.key) and game not in g.games for g in TAG_GROUPS):
+            out.append(f"{where}: {VOCABULARY.foreign_tags_problem}")
         if not e.text.strip():
             out.append(f"{where}: empty body")
         if e.kind == "qa" or e.id.startswith("qa-"):

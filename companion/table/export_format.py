@@ -1,69 +1,82 @@
 """The schema of a table export (``GET /api/tables/{code}/export``), checked whole before an import
 replays a single entry: the right types everywhere, bounded counts and texts, entries numbered
-1, 2, 3... with known types, undo entries pointing back at an earlier entry."""
-from __future__ import annotations
+1, 2, 3... with known types, undo entries pointing back at an earlier entry.
 
-from typing import Annotated, Literal
+The game says what its tables are made of: the model of a table's settings, every seat a table
+of that game can have, and which of them sit at a given table (``parse_export``'s ``config``,
+``seat_ids`` and ``seats``). This module knows no game.
+"""
+from functools import lru_cache
+from typing import Annotated, Callable, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..games.dune.entries import TableConfig, no_controls
+from .entries import no_controls
 
 EXPORT_FORMAT = "dune-table-companion/1"
 MAX_IMPORT_EVENTS = 50_000
-Seat = Literal["host", "atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"]
-Faction = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"]
+@lru_cache(maxsize=None)
+def export_schema(config_model: type[BaseModel], seat_ids: tuple[str, ...],
+                  seats: Callable[[BaseModel], list[str]]) -> type[BaseModel]:
+    """The model of one game's exports. ``config_model``: the model of its table settings; ``seat_ids``:
+    every seat a table of the game can have; ``seats(checked config)``: the seats at that table
+    (it may raise ``ValueError`` saying what is wrong with them)."""
+    Seat = Literal[("host", *seat_ids)]
+    Role = Literal[tuple(seat_ids)]
+
+    class ExportEvent(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+
+        seq: int = Field(ge=1)
+        seat: Seat
+        type: Annotated[str, Field(min_length=1, max_length=40), AfterValidator(no_controls)]
+        payload: dict
+        ts: float = Field(ge=0, le=10**11, allow_inf_nan=False)  # seconds since 1970
+        secret_for: Role | None = None
+        summary: Annotated[str, Field(max_length=1000)] = ""
+
+    class ExportFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+
+        format: Literal[EXPORT_FORMAT]
+        table: Annotated[str, Field(max_length=10)] | None = None
+        config: config_model
+        events: list[ExportEvent] = Field(max_length=MAX_IMPORT_EVENTS)
+
+        @model_validator(mode="after")
+        def _consistent(self):
+            at_table = list(seats(self.config))
+            present = set(at_table)
+            if len(present) != len(at_table):
+                raise ValueError("config: each seat at most once")
+            for i, e in enumerate(self.events):
+                where = f"events.{i}"
+                if e.seq != i + 1:
+                    raise ValueError(f"{where}.seq: the entries are numbered 1, 2, 3, ... (found {e.seq})")
+                if e.seat != "host" and e.seat not in present:
+                    raise ValueError(f"{where}.seat: {e.seat} is not at this table")
+                if e.secret_for is not None and e.secret_for not in present:
+                    raise ValueError(f"{where}.secret_for: {e.secret_for} is not at this table")
+                if e.type == "undo":
+                    target = e.payload.get("target")
+                    if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
+                            or self.events[target - 1].type == "undo"):
+                        raise ValueError(f"{where}.payload.target: an undo names an earlier entry that is not an undo")
+            return self
+
+    return ExportFile
 
 
-class ExportEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    seq: int = Field(ge=1)
-    seat: Seat
-    type: Annotated[str, Field(min_length=1, max_length=40), AfterValidator(no_controls)]
-    payload: dict
-    ts: float = Field(ge=0, le=10**11, allow_inf_nan=False)  # seconds since 1970
-    secret_for: Faction | None = None
-    summary: Annotated[str, Field(max_length=1000)] = ""
-
-
-class ExportFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    format: Literal["dune-table-companion/1"]
-    table: Annotated[str, Field(max_length=10)] | None = None
-    config: TableConfig
-    events: list[ExportEvent] = Field(max_length=MAX_IMPORT_EVENTS)
-
-    @model_validator(mode="after")
-    def _consistent(self):
-        present = set(self.config.factions)
-        if len(present) != len(self.config.factions):
-            raise ValueError("config.factions: each faction at most once")
-        for i, e in enumerate(self.events):
-            where = f"events.{i}"
-            if e.seq != i + 1:
-                raise ValueError(f"{where}.seq: the entries are numbered 1, 2, 3, ... (found {e.seq})")
-            if e.seat != "host" and e.seat not in present:
-                raise ValueError(f"{where}.seat: {e.seat} is not at this table")
-            if e.secret_for is not None and e.secret_for not in present:
-                raise ValueError(f"{where}.secret_for: {e.secret_for} is not at this table")
-            if e.type == "undo":
-                target = e.payload.get("target")
-                if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
-                        or self.events[target - 1].type == "undo"):
-                    raise ValueError(f"{where}.payload.target: an undo names an earlier entry that is not an undo")
-        return self
-
-
-def parse_export(data) -> tuple[ExportFile | None, str | None]:
-    """(the checked export, None) or (None, one sentence saying what is wrong)."""
+def parse_export(data, *, config: type[BaseModel], seat_ids,
+                 seats: Callable[[BaseModel], list[str]]) -> tuple[BaseModel | None, str | None]:
+    """(the checked export, None) or (None, one sentence saying what is wrong). ``config``,
+    ``seat_ids`` and ``seats`` come from the table's game (see ``export_schema``)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         return None, f"Not a table export (expected format {EXPORT_FORMAT!r})."
     if not isinstance(data.get("config"), dict) or not isinstance(data.get("events"), list):
         return None, "A table export needs 'config' and 'events'."
     try:
-        return ExportFile.model_validate(data), None
+        return export_schema(config, tuple(seat_ids), seats).model_validate(data), None
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])

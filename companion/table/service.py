@@ -25,11 +25,11 @@ from pydantic import ValidationError
 
 from .. import games
 from .store import StaleWrite, Store
+from .export_format import EXPORT_FORMAT
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1: easy to read aloud and type
-EXPORT_FORMAT = "dune-table-companion/1"
 
 
 class EntryError(Exception):

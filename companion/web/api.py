@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 
-from ..games.dune.rules.board import load_board
+from .. import games
 from ..table.service import EntryError, Forbidden, Stale
 from ..table.views import view_for
 from . import auth
@@ -62,18 +62,6 @@ def authenticated(code: str) -> str:
     return role
 
 
-def asking_faction(code: str):
-    """(table, faction) for a seat's own questions; the host names the faction with ?faction=F."""
-    role = authenticated(code)
-    t = tables().table(code)
-    faction = request.args.get("faction") or role
-    if faction not in t.state["factions_present"]:
-        abort(error(422, "Say which faction is asking: ?faction=F (a faction at this table)."))
-    if role not in ("host", faction):
-        abort(error(403, "A seat can only ask about its own faction."))
-    return t, faction
-
-
 def run_entry(code: str, role: str, fn):
     """Run a write and map its outcome onto HTTP: 200, 403, 409, 422."""
     try:
@@ -91,45 +79,24 @@ def run_entry(code: str, role: str, fn):
 
 @bp.post("/tables")
 def create_table():
+    """A new table of the body's ``game`` (default: the default game), its settings read by that
+    game's web part (``settings_from_api``: each field checked, one sentence when refused)."""
     body = read_json()
     if not isinstance(body, dict):
-        return error(422, "Send a JSON object: {\"factions\": [...], \"turns\": 10, \"options\": {}}.")
-    if body.get("game") not in (None, "dune"):  # another game: its own settings
-        game = body.get("game")
-        if not isinstance(game, str):
-            return error(422, "game: the id of a game this server plays, e.g. \"secret-harkonnen\".")
-        try:
-            created = tables().create_table(game, {k: v for k, v in body.items() if k != "game"})
-        except EntryError as exc:
-            return make_response(jsonify({"error": exc.to_dict()}), 422)
-        body = {"table": created["code"], "host_token": created["host_token"], "seats": created["seats"],
-                "join_url": join_url(created["code"])}
-        announce(body["join_url"])
-        return make_response(jsonify(body), 201)
-    factions = body.get("factions")
-    turns = body.get("turns", 10)
-    options = body.get("options", {})
-    if not isinstance(factions, list) or not all(isinstance(f, str) for f in factions) or len(factions) > 11:
-        return error(422, "factions: a list of 2 to 11 faction ids (9 KISS factions, plus CHOAM and Richese as "
-                          "an add-on), e.g. [\"atreides\", \"fremen\"].")
-    if not isinstance(turns, int) or isinstance(turns, bool):
-        return error(422, "turns: a whole number of turns (the rules say 10).")
-    if not isinstance(options, dict):
-        return error(422, "options: an object, e.g. {\"discovery_tokens\": true}.")
-    extra = sorted(set(body) - {"factions", "turns", "options", "game"})
-    if extra:
-        return error(422, f"{extra[0]}: not a field of a new table (factions, turns, options).")
-    from pydantic import ValidationError
-
-    from ..games.dune.entries import TableOptions
-    from ..table.service import validation_message
+        return error(422, games.web_of(games.get(None)).API_BODY_HINT)
+    game_id = body.get("game")
+    if game_id is not None and not isinstance(game_id, str):
+        return error(422, f"game: the id of a game this server plays ({', '.join(games.game_ids())}).")
     try:
-        options = TableOptions.model_validate(options).model_dump(exclude_none=True)
-    except ValidationError as exc:
-        message, fields = validation_message(exc)
-        return error(422, f"options.{message}", fields=fields)
+        game = games.get(game_id)
+    except games.ConfigError as exc:
+        return make_response(jsonify({"error": EntryError(exc.message, exc.rule).to_dict()}), 422)
     try:
-        created = tables().create(factions, turns, options)
+        settings = games.web_of(game).settings_from_api(body)
+    except games.ConfigError as exc:
+        return error(422, exc.message, exc.rule, **({"fields": exc.fields} if exc.fields else {}))
+    try:
+        created = tables().create_table(game.id, settings)
     except EntryError as exc:
         return make_response(jsonify({"error": exc.to_dict()}), 422)
     body = {"table": created["code"], "host_token": created["host_token"], "seats": created["seats"],
@@ -188,18 +155,8 @@ def export(code):
 
 
 def renders(state: dict, config: dict) -> None:
-    """Render every seat's table fragment from a state (an import is refused if one fails)."""
-    from flask import render_template
-
-    from .. import games
-    from ..games.dune.state import PHASES
-    if games.of_config(config).id != "dune":
-        return
-    for role in ["host", *config["factions"]]:
-        render_template("dune/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
-                        phases=PHASES)
-        render_template("dune/proposals.html", code=state["table"], role=role, s=view_for(state, role))
-    render_template("dune/board_status.html", code=state["table"], s=view_for(state, "board"))
+    """Render every seat's pages from a state with the table's game (an import is refused if one fails)."""
+    games.web_of(games.of_config(config)).renders(state, config)
 
 
 @bp.post("/tables/import")
@@ -213,82 +170,15 @@ def import_table():
                                   "seats": created["seats"], "join_url": join_url(created["code"])}), 201)
 
 
-@bp.post("/tables/<code>/seats/<faction>/reissue")
-def reissue(code, faction):
+@bp.post("/tables/<code>/seats/<seat>/reissue")
+def reissue(code, seat):
     role = authenticated(code)
     if role != "host":
         return error(403, "Only the host can re-issue a seat.")
     try:
-        token = tables().reissue(code, faction)
+        token = tables().reissue(code, seat)
     except EntryError as exc:
         return make_response(jsonify({"error": exc.to_dict()}), 422)
     current_app.extensions["presence"].bump(code)  # the host page's seat list refreshes
-    return jsonify({"faction": faction, "seat_token": token})
-
-
-@bp.get("/tables/<code>/reach")
-def reach(code):
-    """"Where can I go?": legal moves for one stack and legal shipments from reserves, with costs."""
-    t, faction = asking_faction(code)
-    sector = request.args.get("sector")
-    try:
-        sector = int(sector) if sector not in (None, "", "0") else None
-    except ValueError:
-        return error(422, "sector: a number from 1 to 18.")
-    from ..games.dune.rules.errors import RuleViolation
-    from ..games.dune.entries.moves import where_can_i_go
-    try:
-        with t.lock:
-            body = where_can_i_go(t.state, load_board(), faction, request.args.get("territory"), sector)
-    except RuleViolation as exc:
-        return error(422, exc.message, exc.rule)
-    return jsonify(body)
-
-
-@bp.get("/tables/<code>/karama")
-def table_karama(code):
-    """The karama options open to the asking seat now (host: ?faction=F), current phase first."""
-    t, faction = asking_faction(code)
-    from ..games.dune.battles import karama_for
-    with t.lock:
-        return jsonify(karama_for(t.state, faction))
-
-
-@bp.get("/tables/<code>/battles")
-def table_battles(code):
-    """The seat's battles (territories shared with an opponent, not split by the storm), every
-    battle the board implies (``implied``, with the aggressor) and the battles recorded this turn."""
-    t, faction = asking_faction(code)
-    from ..games.dune.battles import battles_for, implied_battles
-    with t.lock:
-        state = t.state
-        return jsonify({"faction": faction, "battles": battles_for(state, load_board(), faction),
-                        "implied": implied_battles(state, load_board()),
-                        "recorded": [b for b in state.get("battles", []) if b["turn"] == state["turn"]]})
-
-
-@bp.get("/actions")
-def action_types():
-    """Every entry type with its JSON schema: the API's own reference, kept true by tests."""
-    registry = tables().registry
-    out = {}
-    for name, at in sorted(registry.items()):
-        out[name] = {"schema": at.model.model_json_schema(by_alias=True), "host_only": at.host_only,
-                     "secret": at.secret, "acting_faction_field": at.faction_field}
-    return jsonify(out)
-
-
-@bp.get("/board")
-def board():
-    b = load_board()
-    return jsonify({
-        "sectors": b.sectors,
-        "storm_start": b.storm_start,
-        "territories": [
-            {"name": t.name, "slug": t.slug, "type": t.type, "sectors": list(t.sectors),
-             "spice_blow": t.spice_blow, "neighbours": list(t.neighbours),
-             "fremen_ship_range": t.fremen_ship_range, "shield_wall_protected": t.shield_wall_protected}
-            for t in b.territories.values()
-        ],
-        "discovery_tokens": b.discovery_tokens,
-    })
+    game = games.of_config(tables().table(code).config)
+    return jsonify({game.seat_field: seat, "seat_token": token})

@@ -73,15 +73,15 @@ def build_app(config: dict | None = None) -> Flask:
     app.extensions["search"] = LazySearch(data_dir / "search-index")
     app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
+    from .. import games
     from . import api, live, pages, rules_web
-    from ..games.dune.web import battle_api
-    from ..games.secret_harkonnen import web as sh_pages
     app.register_blueprint(api.bp)
-    app.register_blueprint(battle_api.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(pages.bp)
-    app.register_blueprint(sh_pages.bp)
     app.register_blueprint(rules_web.bp)
+    for gid in games.game_ids():  # each game's own routes, through the game registry
+        for blueprint in games.web_of(games.get(gid)).blueprints():
+            app.register_blueprint(blueprint)
 
     security.install(app)  # body limits, bounded JSON, security headers, the persistent secret key
     app.register_error_handler(StorageUnavailable, storage_unavailable)

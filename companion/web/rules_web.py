@@ -5,24 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from markupsafe import Markup
 
-from ..games.dune.rules.factions import FACTION_IDS
-from ..search.corpus import RULESET_NAMES, RULESETS
-from ..games.dune.state import PHASES
+from .. import games
+from ..search.corpus import RULESET_NAMES, RULESETS, TAG_GROUPS
+from ..search.vocabulary import RULESET_SHORT
 from . import auth
 from .markdown import render_markdown
 
 bp = Blueprint("rules", __name__)
 
 MAX_LIMIT = 50
-# The game a table plays (every table is a KISS Dune table today): the default ruleset of a
-# search asked from a table context (``table=<code>``); a table that seats CHOAM or Richese
-# searches the add-on's entries beside KISS.
-TABLE_RULESET = "kiss"
-ADDON_RULESET = "choam-richese"
-ADDON_FACTIONS = ("choam", "richese")
-RULESET_SHORT = {"kiss": "KISS", "choam-richese": "CHOAM & Richese", "war-for-arrakis": "War for Arrakis",
-                 "imperium": "Imperium", "secret-harkonnen": "Secret Harkonnen"}
-
 
 def search():
     return current_app.extensions["search"].get()
@@ -43,22 +34,32 @@ def _ruleset() -> str | None:
     if not code:
         return None
     t = current_app.extensions["tables"].table(code)
-    if t is not None and t.config.get("game") == "secret-harkonnen":  # another game: its own rules
-        return "secret-harkonnen"
-    factions = t.config.get("factions", []) if t is not None else []
-    return f"{TABLE_RULESET},{ADDON_RULESET}" if set(ADDON_FACTIONS) & set(factions) else TABLE_RULESET
+    if t is None:  # an unknown table: the default game's rules
+        return games.get(None).rulesets({})
+    return games.of_config(t.config).rulesets(t.config)
 
 
-def _filters():
-    faction = request.args.get("faction") or None
-    phase = request.args.get("phase") or None
-    if faction and faction not in FACTION_IDS:
-        abort(make_response(jsonify(error={"message": f"Unknown faction {faction!r}: use {', '.join(FACTION_IDS)}.",
-                                           "rule": None}), 422))
-    if phase and phase not in PHASES:
-        abort(make_response(jsonify(error={"message": f"Unknown phase {phase!r}: use {', '.join(PHASES)}.",
-                                           "rule": None}), 422))
-    return faction, phase
+def facets() -> list[dict]:
+    """The search filters the games' entries carry (each game's ``rule_filters``), e.g. Dune's
+    ``faction`` and ``phase``: ``[{"name", "label", "any", "choices": [(id, label)]}]``."""
+    out: dict = {}
+    for gid in games.game_ids():
+        for f in games.get(gid).rule_filters:
+            out.setdefault(f["name"], f)
+    return list(out.values())
+
+
+def _filters() -> dict:
+    """The filters asked for (``?faction=atreides``...), each checked against its facet's ids."""
+    chosen = {}
+    for f in facets():
+        value = request.args.get(f["name"]) or None
+        ids = [c for c, _ in f["choices"]]
+        if value and value not in ids:
+            abort(make_response(jsonify(error={"message": f"Unknown {f['name']} {value!r}: use {', '.join(ids)}.",
+                                               "rule": None}), 422))
+        chosen[f["name"]] = value
+    return chosen
 
 
 def _limit(default: int) -> int:
@@ -77,11 +78,11 @@ def hit_dict(h) -> dict:
 @bp.get("/api/rules/search")
 def api_search():
     q = (request.args.get("q") or "").strip()
-    faction, phase = _filters()
+    chosen = _filters()
     ruleset = _ruleset()
     limit = _limit(10)
     s = search()
-    hits = s.search(q, limit=limit, faction=faction, phase=phase, ruleset=ruleset) if q else []
+    hits = s.search(q, limit=limit, ruleset=ruleset, **chosen) if q else []
     body = {"query": q, "ruleset": ruleset or "all", "results": [hit_dict(h) for h in hits]}
     if q and not hits:
         body["did_you_mean"] = s.suggest(q, ruleset=ruleset)
@@ -89,8 +90,9 @@ def api_search():
 
 
 def entry_dict(e) -> dict:
-    return {"id": e.id, "title": e.title, "source": e.source, "kind": e.kind, "factions": list(e.factions),
-            "phases": list(e.phases), "aliases": list(e.aliases), "text": e.text, "related": list(e.related),
+    return {"id": e.id, "title": e.title, "source": e.source, "kind": e.kind,
+            **{g.key: list(getattr(e, g.key)) for g in TAG_GROUPS},  # the corpus's tag lists, e.g. "phases"
+            "aliases": list(e.aliases), "text": e.text, "related": list(e.related),
             "url": f"/rules/{e.id}", "ruleset": e.ruleset,
             "ruleset_name": RULESET_NAMES.get(e.ruleset, e.ruleset)}
 
@@ -106,12 +108,12 @@ def api_rule(rule_id):
 @bp.get("/rules")
 def rules_page():
     q = (request.args.get("q") or "").strip()
-    faction, phase = _filters()
+    chosen = _filters()
     ruleset = _ruleset()
     s = search()
-    hits = s.search(q, limit=15, faction=faction, phase=phase, ruleset=ruleset) if q else []
+    hits = s.search(q, limit=15, ruleset=ruleset, **chosen) if q else []
     suggestion = s.suggest(q, ruleset=ruleset) if q and not hits else None
-    ctx = dict(q=q, hits=hits, suggestion=suggestion, faction=faction, phase=phase, phases=PHASES,
+    ctx = dict(q=q, hits=hits, suggestion=suggestion, facets=facets(), chosen=chosen,
                code=request.args.get("table"), ruleset=ruleset, rulesets=s.rulesets(),
                ruleset_names=RULESET_NAMES, ruleset_short=RULESET_SHORT)
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "results":

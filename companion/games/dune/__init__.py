@@ -1,8 +1,9 @@
 """The Dune game (KISS rules, with the CHOAM & Richese add-on) behind the spine's game interface.
 
-Its pure rules stay in ``companion.games.dune.rules``, its entry types in ``companion.games.dune.entries``, its
-state in ``companion.games.dune.state`` and its templates in ``companion/templates``: this module
-points the spine at them (see ``companion.games``)."""
+The whole game lives in this folder: its pure rules (``rules/``), its entry types (``entries/``), its
+state (``state.py``), battles (``battles.py``), per-seat views (``views.py``), data files (``data/``)
+and web part (``web/``: its routes and the hooks the shell hands a Dune table to); its templates are
+``templates/dune/``. This module points the spine at them (see ``companion.games``)."""
 from __future__ import annotations
 
 import copy
@@ -18,16 +19,37 @@ MAX_TURNS = 20
 class DuneGame:
     id = "dune"
     name = "Dune (KISS rules)"
-    templates = ""  # the app's own templates folder
+    templates = "dune"  # templates/dune/
+    web = "companion.games.dune.web"
+    seat_field = "faction"
     public_keys = frozenset(views.PUBLIC_KEYS)
     public_prefixes = tuple(views.PUBLIC_PREFIXES)
     private_keys = frozenset(views.PRIVATE_KEYS)
 
+    @property
+    def rule_filters(self) -> list[dict]:
+        """The rules corpus's ``factions``/``phases`` filters, as the rules page offers them."""
+        from .rules.factions import FACTION_IDS, faction_name
+        from .rules.phases import phase_name
+        from .state import PHASES
+        return [{"name": "faction", "label": "Faction", "any": "any faction",
+                 "choices": [(f, faction_name(f)) for f in FACTION_IDS]},
+                {"name": "phase", "label": "Phase", "any": "any phase",
+                 "choices": [(p, phase_name(p)) for p in PHASES]}]
+
+    @staticmethod
+    def rulesets(config: dict) -> str:
+        """KISS, with the CHOAM & Richese add-on's rules when either add-on faction is at the table."""
+        from .rules.factions import ADDON_FACTION_IDS
+        return "kiss,choam-richese" if set(ADDON_FACTION_IDS) & set(config.get("factions") or []) else "kiss"
+
     def __init__(self):
         from .rules.board import load_board
         from .rules.errors import RuleViolation
+        from .rules.factions import FACTION_IDS
         from .entries import load_all
         self.refusal = RuleViolation
+        self.seat_ids = tuple(FACTION_IDS)  # every faction, the CHOAM & Richese add-on's included
         self.registry = load_all()
         self.board = load_board()
 
@@ -83,8 +105,8 @@ class DuneGame:
             return None
         if at.host_only:
             return "Only the host can make this entry."
-        if at.faction_field:
-            value = getattr(payload, at.faction_field)
+        if at.seat_field:
+            value = getattr(payload, at.seat_field)
             allowed = value if isinstance(value, list) else [value]
             if role not in allowed:
                 who = " or ".join(self.seat_name(v) for v in allowed)
@@ -97,7 +119,7 @@ class DuneGame:
         return None
 
     def secret_for(self, at, payload, role: str) -> str | None:
-        return getattr(payload, at.faction_field) if at.secret and at.faction_field else None
+        return getattr(payload, at.seat_field) if at.secret and at.seat_field else None
 
     def may_read(self, viewer: str, secret_for: str, state: dict) -> bool:
         return viewer in ("host", secret_for)
@@ -121,7 +143,8 @@ class DuneGame:
         """(config, events, table code) of a checked export, or raise ConfigError saying what is wrong."""
         from ...table.export_format import parse_export
         from ...table.service import validation_message
-        checked, problem = parse_export(data)
+        from .entries import TableConfig
+        checked, problem = parse_export(data, config=TableConfig, seat_ids=self.seat_ids, seats=self._export_seats)
         if problem:
             raise ConfigError(problem if problem.startswith(("Not a table", "A table export")) else
                               f"Not a valid table export: {problem}")
@@ -141,12 +164,19 @@ class DuneGame:
         for e in checked.events:
             event = e.model_dump()
             at = self.registry.get(e.type)
-            if at is not None and at.secret and at.faction_field:  # hidden as the entry says, not as the file says
-                value = e.payload.get(at.faction_field)
+            if at is not None and at.secret and at.seat_field:  # hidden as the entry says, not as the file says
+                value = e.payload.get(at.seat_field)
                 event["secret_for"] = value if value in config["factions"] else (
                     e.secret_for or (e.seat if e.seat != "host" else None))
             events.append(event)
         return config, events, checked.table
+
+    @staticmethod
+    def _export_seats(config) -> list[str]:
+        """The seats of an export's checked config (a ``TableConfig``): each faction once."""
+        if len(set(config.factions)) != len(config.factions):
+            raise ValueError("config.factions: each faction at most once")
+        return list(config.factions)
 
 
 GAME = DuneGame()

@@ -80,7 +80,7 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
         "blows": [],  # this turn's spice cards: [{"turn", "pile", "card"}]
         "bidding": None,  # {"turn", "cards", "sold", "openers", "buyers", "ended"}
         "shipment_done": {"turn": 0, "factions": []},  # said done with Shipment & Movement
-        # the Treachery deck: public discard pile, KISS cards added, reshuffles (actions/core.py)
+        # the Treachery deck: public discard pile, KISS cards added, reshuffles (entries/bookkeeping.py)
         "treachery": initial_record(bool(opts["kiss_cards_in_discard"])),
     }
     for f in factions:

@@ -66,10 +66,11 @@ def turn_info(state: dict, viewer: str) -> dict:
     from .rules import economy
     from .rules.errors import RuleViolation
     from .rules.spice import deck_status
-    from .entries.turn import (
-        auction, blows_this_turn, next_phase_info, preview_collection, preview_storm, preview_victory, steps_for,
-        storm_dialers, whose_turn,
-    )
+    from .entries.bidding import auction
+    from .entries.collection import preview_collection
+    from .entries.phases import next_phase_info, steps_for, whose_turn
+    from .entries.storm_spice import blows_this_turn, preview_storm, storm_dialers
+    from .entries.victory import preview_victory
 
     board = load_board()
     info: dict = {}
@@ -118,12 +119,12 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["battles_implied"] = implied_battles_view(state, board)
         info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
     if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
-        from .entries.addons import inflation_info
+        from .entries.choam import inflation_info
         info["inflation"] = inflation_info(state)
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
         if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation, Karama applied)
-            from .entries.addons import choam_charity_now
+            from .entries.choam import choam_charity_now
             info["my_charity"] = choam_charity_now(state)
     return info
 
@@ -133,7 +134,7 @@ def addon_karamas(state: dict, viewer: str) -> dict:
     effects of karama.json whose phases include this one, never against the viewer's own faction),
     and the stops in force this turn, for the phase card."""
     from .rules import karama
-    from .entries.addons import KARAMA_ADDON, addon_stop
+    from .entries.karama_stops import KARAMA_ADDON, addon_stop
     present = state["factions_present"]
     out: dict = {"open": [], "stopped": []}
     for effect, (target, span, what) in KARAMA_ADDON.items():
@@ -160,7 +161,7 @@ def treachery_deck(state: dict) -> dict:
     in the discard pile), the public discard pile (named cards), whether the 5 KISS cards have
     joined and how many reshuffles there were."""
     from .rules import treachery
-    from .entries.core import cache_out, draw_pile, read_treachery
+    from .entries.bookkeeping import cache_out, draw_pile, read_treachery
     tr = read_treachery(state)
     in_hands = sum(f["hand_size"] for f in state["factions"].values())
     discard = list(tr.get("discard", []))

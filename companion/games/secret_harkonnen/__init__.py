@@ -46,7 +46,7 @@ class Ctx:
 
 
 def _models():
-    from ..dune.entries import Name, Payload
+    from ...table.entries import Name, Payload
 
     class Deal(Payload):
         type: Literal["sh.deal"]
@@ -372,14 +372,22 @@ def power(ctx, state, p) -> None:
 class SecretHarkonnen:
     id = "secret-harkonnen"
     name = "Secret Harkonnen"
-    templates = "games/secret_harkonnen"
+    templates = "sh"  # templates/sh/
+    web = "companion.games.secret_harkonnen.web"
+    seat_field = "faction"  # the API's re-issue answer names the seat as for Dune
+    rule_filters: list = []
+
+    @staticmethod
+    def rulesets(config: dict) -> str:
+        return "secret-harkonnen"
     public_keys = frozenset(PUBLIC_KEYS)
     public_prefixes = ()
     private_keys = frozenset(PRIVATE_KEYS)
     refusal = Refused
+    seat_ids = None  # the seats are the players' names, chosen when the table is set up
 
     def __init__(self):
-        from ..dune.entries import ActionType
+        from ...table.entries import ActionType
         Deal, Nominate, Vote, Discard, Enact, Veto, Power = _models()
         self.registry = {
             "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None),

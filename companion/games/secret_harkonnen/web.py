@@ -1,7 +1,6 @@
-"""Pages of the tables whose game is not Dune (today: Secret Harkonnen): start form, join by
-name, each phone's private panel with its ``#now`` card, the public board and the host page.
-
-The Dune routes in ``pages.py`` hand a table of another game to ``dispatch`` here."""
+"""Secret Harkonnen's web part: its start form, join by name, each phone's private panel with its
+``#now`` card, the public board and the host page (the hooks the web shell's routes hand a Secret
+Harkonnen table to), and its own routes (creating a table, the phones' entries)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -34,6 +33,43 @@ def game_of(t) -> str:
 
 def other_game(t) -> bool:
     return game_of(t) != games.DEFAULT_GAME
+
+
+START_FORM = "sh/new_table.html"
+API_BODY_HINT = "Send a JSON object: {\"game\": \"secret-harkonnen\", \"players\": [...]}."
+
+
+def blueprints() -> list:
+    return [bp]
+
+
+def start_context() -> dict:
+    return {}
+
+
+def settings_from_api(body: dict) -> dict:
+    return {k: v for k, v in body.items() if k != "game"}
+
+
+def renders(state: dict, config: dict) -> None:
+    """An import's render check: the replay already checks every Secret Harkonnen entry."""
+    return None
+
+
+def template_globals() -> dict:
+    return {}
+
+
+def template_filters() -> dict:
+    return {"sh_lookup": sh_lookup}
+
+
+def seats(t):
+    abort(404)
+
+
+def board_seat(t):
+    return board(t, fragment=True)
 
 
 def context(t, role: str, error: str | None = None) -> dict:
@@ -72,27 +108,13 @@ def join(t, role, error=None, status=200):
                                                   players=t.config["players"], error=error), status))
 
 
-def join_post(t):
-    choice = request.form.get("seat", "")
-    if choice == "board":
-        token = tables().spectator_token(t.code)
-        return auth.set_seat_cookie(redirect(url_for("pages.board", code=t.code)), t.code, token)
-    if choice not in t.config["players"]:
-        abort(400)
-    if tables().store.seat_status(t.code).get(choice):
-        return join(t, None, f"{choice} is taken. Ask the host to re-issue it if that phone is gone.", 409)
-    token = tables().new_token()
-    if not tables().store.take_seat(t.code, choice, token):
-        return join(t, None, f"{choice} was just taken by another phone.", 409)
-    current_app.extensions["presence"].bump(t.code)
-    return auth.set_seat_cookie(redirect(url_for("pages.table", code=t.code)), t.code, token)
-
-
 def table(t, role):
     return no_store(make_response(render_template("sh/table.html", **context(t, role))))
 
 
 def view(t, role, error=None, status=200):
+    if isinstance(error, dict):  # the shell's refusals (undo) come as {"message", "rule"}
+        error = error.get("message")
     return no_store(make_response(render_template("sh/view.html", **context(t, role, error)), status))
 
 
@@ -151,7 +173,6 @@ def act(code):
     return view(t, role, error)
 
 
-@bp.app_template_filter("sh_lookup")
 def sh_lookup(values, names: dict) -> list:
     """Ids -> their display names (unknown ids as they are)."""
     return [names.get(v, v) for v in values or []]

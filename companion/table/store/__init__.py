@@ -3,10 +3,10 @@
 ``from companion.table.store import Store, StaleWrite`` keeps working: ``Store(path)`` opens the
 embedded SQLite store (the default, no setup), ``Store("postgresql://...")`` or
 ``open_store(url_or_path)`` the PostgreSQL one. See ``base.Store`` for the promises every
-backend keeps.
+backend keeps, ``factory`` for which backend a path or URL names.
 """
-from .base import (StaleWrite, StorageUnavailable, Store, TableDamaged, backend_class, open_store,
-                   token_hash)
+from .base import StaleWrite, StorageUnavailable, Store, TableDamaged, token_hash
+from .factory import backend_class, open_store
 from .sqlite import SCHEMA, SQLiteStore
 
 __all__ = ["Store", "StaleWrite", "StorageUnavailable", "TableDamaged", "open_store", "backend_class",

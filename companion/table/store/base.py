@@ -46,10 +46,6 @@ class TableDamaged(StorageUnavailable):
         self.code = code
 
 
-def _is_url(target) -> bool:
-    return isinstance(target, str) and "://" in target
-
-
 class Store:
     """Append-only storage of tables, seat credentials and entries.
 
@@ -63,10 +59,15 @@ class Store:
     """
 
     backend = "abstract"
+    # how ``Store(target)`` picks its backend class: ``factory`` installs its ``backend_class``
+    # here (the factory imports the backends, which import this module: nothing here imports them)
+    _pick_backend: Callable[[object], type[Store]] | None = None
 
     def __new__(cls, target=None, *args, **kwargs):
         if cls is Store:
-            cls = backend_class(target)
+            if Store._pick_backend is None:  # (importing the package installs it)
+                raise TypeError("import companion.table.store to open a store")
+            cls = Store._pick_backend(target)
         return super().__new__(cls)
 
     def __init__(self) -> None:  # backends call this first
@@ -164,25 +165,6 @@ class Store:
 
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
         raise NotImplementedError
-
-
-def backend_class(target) -> type[Store]:
-    if _is_url(target):
-        scheme = target.split("://", 1)[0].lower()
-        if scheme in ("postgresql", "postgres"):
-            from .postgres import PostgresStore
-            return PostgresStore
-        if scheme == "sqlite":
-            from .sqlite import SQLiteStore
-            return SQLiteStore
-        raise ValueError(f"Unknown database {target!r}: use a file path, sqlite:///path or postgresql://...")
-    from .sqlite import SQLiteStore
-    return SQLiteStore
-
-
-def open_store(url_or_path, **options) -> Store:
-    """The store at a file path (SQLite), ``sqlite:///path`` or ``postgresql://...``."""
-    return Store(url_or_path, **options)
 
 
 def check_row(code: str, r) -> dict:

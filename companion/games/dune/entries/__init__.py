@@ -10,106 +10,12 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field
+
+from ....table.entries import (ActionType, Name, Payload, form_types, input_problem, no_controls)  # noqa: F401
 
 from ..rules.board import Board, load_board
 from ..rules.errors import RuleViolation
-
-# -- input bounds shared by every entry ----------------------------------------------------------
-#
-# Entries are validated strictly: a number field takes a JSON number (never ``true``, never a
-# string), a yes/no field takes ``true``/``false`` (never ``"no"``). The phones' HTML forms post
-# strings, so the form route converts them first (``form_types``). Before any field is looked at,
-# the whole entry is walked once (``input_problem``): no text longer than MAX_TEXT characters
-# (MAX_FREE_TEXT in the free-text fields FREE_TEXT_FIELDS), no list longer than MAX_ITEMS, no
-# nesting deeper than MAX_DEPTH, no control characters (NUL, escape, bidirectional overrides...)
-# anywhere, except line breaks and tabs in free text. Each field's own limit applies on top.
-
-MAX_TEXT = 300
-MAX_FREE_TEXT = 2000  # a free-text field (FREE_TEXT_FIELDS): a reason, a player's notes
-MAX_ITEMS = 60
-MAX_DEPTH = 6
-NAME_LENGTH = 60
-# C0/C1 controls, DEL, and the invisible bidirectional overrides that could disguise a name
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-FREE_TEXT_FIELDS = ("reason", "notes", "note")
-
-
-def input_problem(value: Any, path: tuple = (), depth: int = 0) -> tuple[tuple, str] | None:
-    """(where, what) of the first unbounded or unprintable part of an entry, or None."""
-    if depth > MAX_DEPTH:
-        return path, f"nested more than {MAX_DEPTH} levels deep"
-    if isinstance(value, str):
-        free = bool(path) and path[-1] in FREE_TEXT_FIELDS
-        limit = MAX_FREE_TEXT if free else MAX_TEXT
-        if len(value) > limit:
-            return path, f"at most {limit} characters, not {len(value)}"
-        if (CONTROL if free else NAME_CONTROL).search(value):
-            return path, "control characters (such as NUL) are not allowed"
-        return None
-    if isinstance(value, dict):
-        if len(value) > MAX_ITEMS:
-            return path, f"at most {MAX_ITEMS} fields"
-        for k, v in value.items():
-            if not isinstance(k, str):
-                return path, "field names are text"
-            problem = input_problem(k, path + (k,), depth + 1) or input_problem(v, path + (k,), depth + 1)
-            if problem:
-                return problem
-        return None
-    if isinstance(value, (list, tuple)):
-        if len(value) > MAX_ITEMS:
-            return path, f"at most {MAX_ITEMS} items"
-        for i, v in enumerate(value):
-            problem = input_problem(v, path + (i,), depth + 1)
-            if problem:
-                return problem
-        return None
-    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
-        return path, "a finite number"
-    return None
-
-
-def no_controls(value: str) -> str:
-    if NAME_CONTROL.search(value):
-        raise PydanticCustomError("control_characters", "control characters (such as NUL) are not allowed")
-    return value
-
-
-# A name typed by a player (a leader, a traitor, a card): 1 to 60 printable characters.
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH)]
-
-
-class Payload(BaseModel):
-    """Base for entry payloads: unknown fields are refused, so typos are caught; types are strict
-    and every text is bounded (see ``input_problem``)."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
-
-    type: str
-    revision: int | None = None
-    override: bool = False
-    reason: str | None = Field(default=None, max_length=MAX_TEXT)
-
-    @classmethod
-    def model_validate(cls, obj: Any, *args, **kwargs):
-        problem = input_problem(obj)
-        if problem:
-            where, what = problem
-            raise ValidationError.from_exception_data(cls.__name__, [{
-                "type": PydanticCustomError("bounded_input", what), "loc": where or ("entry",), "input": None}])
-        return super().model_validate(obj, *args, **kwargs)
-
-
-def form_types(model: type[Payload], body: dict) -> dict:
-    """An entry posted by an HTML form (every value a string) with its values converted to the
-    entry's types ("3" -> 3, "on" -> true), so the strict check accepts it. A form that does not
-    convert raises the ValidationError that explains why (as the strict check would)."""
-    typed = model.model_validate(body, strict=False)
-    return typed.model_dump(by_alias=True, exclude_unset=True)
-
 
 AnyFaction = Literal["atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu",
                      "choam", "richese"]
@@ -178,19 +84,6 @@ class Ctx:
         raise exc
 
 
-@dataclass
-class ActionType:
-    name: str
-    model: type[Payload]
-    handler: Callable[[Ctx, dict, Any], None]
-    # which payload field names the faction acting (authorisation), or None for table-wide entries
-    faction_field: str | None
-    # whether the payload is a secret of that faction (history hides it from other seats)
-    secret: bool
-    host_only: bool
-    summary: Callable[[Any], str] | None
-
-
 REGISTRY: dict[str, ActionType] = {}
 
 
@@ -203,9 +96,15 @@ def action(name: str, model: type[Payload], *, faction_field: str | None = "fact
 
 
 def load_all() -> dict[str, ActionType]:
-    # importing the modules registers their entry types
-    from . import battle, board_events, consent, core, markers, moves, turn  # noqa: F401
-    from . import addons  # noqa: F401  (after turn and battle: it wraps some of their entries)
+    # importing the modules registers their entry types. A module that checks or records around
+    # entries of another module (``bookkeeping._wrap``: the CHOAM & Richese add-on around the turn's
+    # and the battles' entries) imports that module first, so the order here changes nothing.
+    from . import (  # noqa: F401
+        alliances, bidding, board_events, cards, charity, collection, consent, leaders, markers, moves, phases,
+        revival, setup, spice, storm_spice, victory,
+        battle, battle_apply, battle_powers,
+        addon_karama, choam, leader_skills, nofield, richese, stronghold_cards,
+    )
     return REGISTRY
 
 

@@ -10,8 +10,7 @@ from ..rules.board import SHIELD_WALL
 from ..rules.errors import hard
 from ..rules.spice import discovery_token, may_peek
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, discard_card, draw_cards, name, present, resolve_piece
-from .turn import kill
+from .bookkeeping import add_spice, discard_card, draw_cards, kill, name, present, resolve_piece
 
 
 def _kill_territory(state: dict, board, territory: str) -> None:

@@ -24,7 +24,7 @@ from pydantic import Field
 from ..rules.errors import hard
 from ..rules.factions import faction_name
 from . import REGISTRY, Ctx, FactionId, Payload, action
-from .core import add_spice, present
+from .bookkeeping import add_spice, present
 
 MAX_PENDING = 20
 PLENTY = 10**6  # the other faction's spice during the requester's check: never a limit, never shown
@@ -139,7 +139,7 @@ def pending(state: dict) -> list[dict]:
 def consent_request(ctx: Ctx, state: dict, p: ConsentRequest) -> None:
     present(state, p.faction)
     at, inner = _inner(p.entry)
-    acting = getattr(inner, at.faction_field)
+    acting = getattr(inner, at.seat_field)
     if p.faction not in (acting if isinstance(acting, list) else [acting]):
         raise hard(f"{faction_name(p.faction)} cannot propose an entry for "
                    f"{' or '.join(faction_name(f) for f in (acting if isinstance(acting, list) else [acting]))}.")

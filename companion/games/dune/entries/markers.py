@@ -1,4 +1,5 @@
-"""Face-down markers in strongholds: Moritani terror tokens and Ecaz ambassadors.
+"""Moritani terror tokens and Ecaz ambassadors: each owner's secret supply (``terror.set``,
+``ambassadors.set``) and the face-down markers in strongholds.
 
 Everyone sees that a stronghold holds a marker; only its owner (and the host) knows which one
 it is, until it is revealed."""
@@ -13,10 +14,48 @@ from ..rules.factions import faction_name
 from ..rules.occupancy import resolve_territory
 from ..state import position_of
 from . import Ctx, FactionId, Name, Payload, action
-from .core import add_spice, discard_card, draw_cards, present, resolve_place
+from .bookkeeping import add_spice, discard_card, draw_cards, present, resolve_place
+
 
 AMBASSADOR_COST = 2  # KISS cheaper ambassadors: the first each turn is free, then 2 spice each
 
+
+# -- the supplies (secret) -------------------------------------------------------------------------
+
+class Ambassadors(Payload):
+    type: Literal["ambassadors.set"]
+    faction: Literal["ecaz"] = "ecaz"
+    ambassadors: list[str] = Field(max_length=11)
+
+
+def _set_known_list(state: dict, f: str, key: str, values: list[str], known_key: str, what: str, rule: str) -> None:
+    from ..rules.factions import load_factions
+    present(state, f)
+    known = load_factions()[known_key]
+    bad = [a for a in values if a not in known]
+    if bad:
+        raise hard(f"Unknown {what} {bad[0]!r}: use {', '.join(known)}.", rule)
+    state["private"][f][key] = list(values)
+
+
+@action("ambassadors.set", Ambassadors, secret=True, summary=lambda p: "Ecaz update their ambassador supply")
+def ambassadors_set(ctx: Ctx, state: dict, p: Ambassadors) -> None:
+    _set_known_list(state, "ecaz", "ambassadors", p.ambassadors, "ambassadors", "ambassador", "ecaz-ambassadors")
+
+
+class Terror(Payload):
+    type: Literal["terror.set"]
+    faction: Literal["moritani"] = "moritani"
+    tokens: list[str] = Field(max_length=6)
+
+
+@action("terror.set", Terror, secret=True, summary=lambda p: "Moritani update their terror tokens")
+def terror_set(ctx: Ctx, state: dict, p: Terror) -> None:
+    _set_known_list(state, "moritani", "terror_tokens", p.tokens, "terror_tokens", "terror token",
+                    "moritani-terror-tokens")
+
+
+# -- the markers -----------------------------------------------------------------------------------
 
 def markers(state: dict) -> dict:
     return state["board"].setdefault("markers", {})

@@ -1,5 +1,8 @@
-"""Shipment and movement entries, checked by the pure rules in rules/shipment.py and
-rules/movement.py against a Position snapshot of the table."""
+"""Forces on the board: shipment and movement entries, checked by the pure rules in
+rules/shipment.py and rules/movement.py against a Position snapshot of the table; the Bene
+Gesserit flip; whose turn it is in Shipment & Movement (``turn.done``, and the storm-order check
+around every shipment and move); the corrections that place or remove forces outside those rules
+(``forces.place``, ``forces.remove``); and "where can I go?"."""
 from __future__ import annotations
 
 import math
@@ -7,13 +10,16 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..rules import bg, karama, movement, shipment
+from ..rules import bg, karama, movement, phase_steps, shipment
 from ..rules.board import POLAR_SINK, Board, piece_id
 from ..rules.errors import RuleViolation, hard
 from ..rules.position import Position
-from ..state import occupants, place_forces, position_of, shift_forces, stack, territory_forces
+from ..state import occupants, place_forces, position_of, remove_forces, shift_forces, stack, territory_forces
 from . import Ctx, FactionId, Payload, action
-from .core import add_spice, discard_card, name, play_karama, present, resolve_place
+from .bookkeeping import (
+    _wrap, add_spice, current_order, discard_card, name, play_karama, present, resolve_piece, resolve_place,
+)
+
 
 Count = Field(default=0, ge=0, le=20)
 ORNITHOPTER_TERRITORIES = ("Arrakeen", "Carthag")
@@ -123,7 +129,7 @@ def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     _pay(state, f, cost.amount, cost.payee)
     place_forces(state, f, piece_id(territory, sector), fighters, p.starred, advisors, "reserves")
     _note_entry(state, pos, f, territory, from_off_planet=True)
-    if p.karama:  # the Karama card played goes face up to the discard pile (actions/core.py)
+    if p.karama:  # the Karama card played goes face up to the discard pile (bookkeeping.play_karama)
         play_karama(ctx, state, f)
     state["turn_flags"][f]["shipped"] = True
     state["last_shipment"] = {"faction": f, "territory": territory, "cost": cost.amount, "payee": cost.payee}
@@ -330,6 +336,110 @@ def move(ctx: Ctx, state: dict, p: Move) -> None:
     state["turn_flags"][f]["moved"] = moved_before if p.hajr else True
 
 
+# -- forces (corrections: these bypass movement rules) ----------------------------------------
+
+class _Stack(Payload):
+    """Some of one faction's forces on one piece of the board."""
+    faction: FactionId
+    territory: str
+    sector: int | None = Field(default=None, ge=1, le=18)
+    forces: int = Count
+    starred: int = Count
+    advisors: int = Count
+
+
+class ForcesPlace(_Stack):
+    type: Literal["forces.place"]
+    from_: Literal["reserves", "tanks"] = Field(default="reserves", alias="from")
+
+
+class ForcesRemove(_Stack):
+    type: Literal["forces.remove"]
+    to: Literal["reserves", "tanks"] = "tanks"
+
+
+def _stack_piece(ctx: Ctx, state: dict, p: _Stack, verb: str) -> str:
+    present(state, p.faction)
+    piece = resolve_piece(ctx, p.territory, p.sector, state)
+    if p.forces + p.starred + p.advisors == 0:
+        raise hard(f"{verb} at least one force.")
+    return piece
+
+
+def _forces_text(p) -> str:
+    bits = [f"{p.forces}"]
+    if p.starred:
+        bits.append(f"{p.starred}*")
+    if getattr(p, "advisors", 0):
+        bits.append(f"{p.advisors} advisors")
+    return " + ".join(bits)
+
+
+@action("forces.place", ForcesPlace,
+        summary=lambda p: f"{name(p.faction)} places {_forces_text(p)} in {p.territory} from {p.from_}")
+def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
+    piece = _stack_piece(ctx, state, p, "Place")
+    place_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.from_)
+
+
+@action("forces.remove", ForcesRemove,
+        summary=lambda p: f"{name(p.faction)} removes {_forces_text(p)} from {p.territory} to {p.to}")
+def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
+    piece = _stack_piece(ctx, state, p, "Remove")
+    remove_forces(state, p.faction, piece, p.forces, p.starred, p.advisors, p.to)
+
+
+# -- whose turn it is: storm order, the Guild when it wishes ---------------------------------------
+
+def shipment_turn(state: dict) -> phase_steps.ShipmentTurn:
+    flags = state["turn_flags"]
+    done = state.get("shipment_done") or {}
+    passed = done.get("factions", []) if done.get("turn") == state["turn"] else []
+    return phase_steps.shipment_turn(current_order(state), [f for f, x in flags.items() if x["shipped"]],
+                                     [f for f, x in flags.items() if x["moved"]], passed)
+
+
+class TurnDone(Payload):
+    type: Literal["turn.done"]
+    faction: FactionId
+
+
+@action("turn.done", TurnDone,
+        summary=lambda p: f"{name(p.faction)} {'is' if p.faction == 'guild' else 'are'} done shipping and moving")
+def turn_done(ctx: Ctx, state: dict, p: TurnDone) -> None:
+    f = present(state, p.faction)
+    ctx.check(state["phase"] == "shipment_movement",
+              "A faction says it is done with its shipment and move in the Shipment & Movement phase.",
+              "base-shipment")
+    ctx.rules(phase_steps.check_shipment_turn, f, shipment_turn(state), "done")
+    done = state.get("shipment_done") or {}
+    if done.get("turn") != state["turn"]:
+        done = {"turn": state["turn"], "factions": []}
+    if f not in done["factions"]:
+        done["factions"].append(f)
+    state["shipment_done"] = done
+
+
+def _order_before(ctx: Ctx, state: dict, p):
+    if state["phase"] == "shipment_movement" and p.faction in state["factions_present"]:
+        return shipment_turn(state)
+    return None
+
+
+def _in_storm_order(kind: str):
+    """Shipment & Movement goes in storm order, the Guild when it wishes. Checked on the turn as
+    it stood before the entry, once the shipment and movement rules above accepted it, so a
+    refusal says first what is wrong with the entry itself. A refusal discards the entry."""
+    def check(ctx: Ctx, state: dict, p, turn) -> None:
+        if turn is not None:
+            ctx.rules(phase_steps.check_shipment_turn, p.faction, turn, kind)
+    return check
+
+
+for _type, _kind in (("ship", "ship"), ("ship.cross", "ship"), ("ship.reserves", "ship"), ("move", "move")):
+    _wrap(_type, before=_order_before, after=_in_storm_order(_kind))
+
+
 # -- "where can I go?" -------------------------------------------------------------------------
 
 def where_can_i_go(state: dict, board: Board, f: str, territory: str | None, sector: int | None) -> dict:
@@ -360,3 +470,6 @@ def where_can_i_go(state: dict, board: Board, f: str, territory: str | None, sec
                               "payee": o.payee} for t, o in sorted(options.items())],
         }
     return out
+
+
+__all__ = ["position", "allowance_for", "shipment_turn", "where_can_i_go"]

@@ -1,7 +1,7 @@
 """What each phase asks of the table, and whether it is done: the steps a table can see.
 
 Pure rules over plain data (no state objects, no Flask): the table layer gathers the facts
-(``companion/games/dune/entries/turn.py``, ``phase_steps_for``) and these functions say which steps
+(``companion/games/dune/entries/phases.py``, ``steps_for``) and these functions say which steps
 are open, who must act, whose turn it is in Shipment & Movement and Bidding, and why a
 "Next phase" is refused.
 

@@ -1,0 +1,237 @@
+"""Treachery cards in hand: the hand's size and names (``hand.set``, ``cards.set``, ``cards.name``,
+``cards.keep_unnamed``), a discard (``cards.discard``) and the deck's reshuffle, and the card plays
+that are entries of their own: the Tleilaxu Ghola, the Special Karama and the Bene Gesserit's
+Worthless card as Karama. Draws and discards themselves are kept in bookkeeping.py."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from ..rules.errors import hard
+from . import Ctx, FactionId, Name, Payload, action
+from .bookkeeping import (
+    _clamp_prompts, discard_card, draw_pile, find_leader, name, play_karama, present, reshuffle, treachery_record,
+)
+
+
+# -- the hand --------------------------------------------------------------------------------------
+
+class HandSet(Payload):
+    type: Literal["hand.set"]
+    faction: FactionId
+    size: int = Field(ge=0, le=12)
+
+
+@action("hand.set", HandSet, summary=lambda p: f"{name(p.faction)} holds {p.size} treachery cards")
+def hand_set(ctx: Ctx, state: dict, p: HandSet) -> None:
+    present(state, p.faction)
+    limit = state["factions"][p.faction]["hand_limit"]
+    ctx.check(p.size <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.", "base-hand-limit")
+    state["factions"][p.faction]["hand_size"] = p.size
+    cards = state["private"][p.faction]["cards"]
+    if len(cards) > p.size:
+        del cards[p.size:]
+    _clamp_prompts(state, p.faction)
+
+
+class CardsSet(Payload):
+    type: Literal["cards.set"]
+    faction: FactionId
+    cards: list[str] = Field(max_length=12)
+
+    @field_validator("cards")
+    @classmethod
+    def _names(cls, v):
+        v = [c.strip() for c in v]
+        if any(not c or len(c) > 60 for c in v):
+            raise ValueError("each card is a name of 1 to 60 characters")
+        return v
+
+
+@action("cards.set", CardsSet, secret=True, summary=lambda p: f"{name(p.faction)} updates its cards")
+def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
+    present(state, p.faction)
+    limit = state["factions"][p.faction]["hand_limit"]
+    ctx.check(len(p.cards) <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.",
+              "base-hand-limit")
+    state["private"][p.faction]["cards"] = list(p.cards)
+    state["factions"][p.faction]["hand_size"] = len(p.cards)
+    _clamp_prompts(state, p.faction)
+
+
+class CardsName(Payload):
+    type: Literal["cards.name"]
+    faction: FactionId
+    card: str = Field(min_length=1, max_length=60)
+
+
+@action("cards.name", CardsName, secret=True, summary=lambda p: f"{name(p.faction)} name a card in hand")
+def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
+    """Name one of the hand's unnamed cards (a card bought at auction, the Harkonnen bonus card...):
+    secret, so the public ``bid.buy`` never carries the name; the count does not change."""
+    from ..rules import treachery
+    f = present(state, p.faction)
+    c = treachery.card(p.card)
+    mine = state["private"][f]
+    hand = mine.setdefault("cards", [])
+    ctx.check(state["factions"][f]["hand_size"] > len(hand),
+              f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    tr = treachery_record(state)
+    ctx.check(treachery.copies_left(c.name, tr["discard"], hand, tr["kiss_added"]) > 0,
+              f"Every {c.name} of the game is already face up in the discard pile or in {name(f)}'s hand"
+              + ("" if tr["kiss_added"] or not c.kiss_added else " (the KISS cards join at the first reshuffle)")
+              + ".", treachery.RULE)
+    hand.append(c.name)
+    if mine.get("to_name"):
+        mine["to_name"] -= 1
+
+
+class CardsKeepUnnamed(Payload):
+    type: Literal["cards.keep_unnamed"]
+    faction: FactionId
+
+
+@action("cards.keep_unnamed", CardsKeepUnnamed, secret=True,
+        summary=lambda p: f"{name(p.faction)} keep a card unnamed")
+def cards_keep_unnamed(ctx: Ctx, state: dict, p: CardsKeepUnnamed) -> None:
+    """Dismiss one "name the card you got" prompt: the card stays in the hand, unnamed."""
+    f = present(state, p.faction)
+    mine = state["private"][f]
+    if not mine.get("to_name"):
+        raise hard(f"{name(f)} have no new card to name.", "kiss-treachery-deck")
+    mine["to_name"] -= 1
+
+
+# -- discards and the deck -------------------------------------------------------------------------
+
+class CardsDiscard(Payload):
+    type: Literal["cards.discard"]
+    faction: FactionId
+    card: Name
+
+
+@action("cards.discard", CardsDiscard, summary=lambda p: f"{name(p.faction)} discard {p.card}")
+def cards_discard(ctx: Ctx, state: dict, p: CardsDiscard) -> None:
+    """A card goes face up from the hand to the discard pile (public: discards are face up)."""
+    f = present(state, p.faction)
+    printed = discard_card(ctx, state, f, p.card)
+    ctx.summary = f"{name(f)} discard {printed}"
+
+
+class Ghola(Payload):
+    type: Literal["cards.ghola"]
+    faction: FactionId
+    leader: Name | None = None
+    forces: int = Field(default=0, ge=0, le=5)
+    starred: int = Field(default=0, ge=0, le=5)
+
+
+@action("cards.ghola", Ghola, summary=lambda p: f"{name(p.faction)} play a Tleilaxu Ghola: "
+        + (f"{p.leader} revived" if p.leader else f"{p.forces + p.starred} forces revived") + " for free")
+def cards_ghola(ctx: Ctx, state: dict, p: Ghola) -> None:
+    """Tleilaxu Ghola (base game): an extra revival at any time, free: one leader, or up to 5
+    forces, from the tanks. The card goes face up to the discard pile."""
+    f = present(state, p.faction)
+    if bool(p.leader) == bool(p.forces + p.starred):
+        raise hard("A Tleilaxu Ghola revives one leader or up to 5 forces: say which (leader, or forces).",
+                   "base-revival")
+    if p.forces + p.starred > 5:
+        raise hard("A Tleilaxu Ghola revives at most 5 forces.", "base-revival")
+    if p.leader:
+        ld = find_leader(state, f, p.leader)
+        if ld["status"] != "tanks":
+            raise hard(f"{ld['name']} is not in the Tleilaxu Tanks.", "base-leader-revival")
+        ld.update(status="alive", captured_by=None)
+    else:
+        tanks = state["factions"][f]["tanks"]
+        if p.forces > tanks["forces"] or p.starred > tanks["starred"]:
+            raise hard(f"{name(f)} has only {tanks['forces']} forces and {tanks['starred']} starred in the tanks.",
+                       "base-revival")
+        tanks["forces"] -= p.forces
+        tanks["starred"] -= p.starred
+        state["factions"][f]["reserves"]["forces"] += p.forces
+        state["factions"][f]["reserves"]["starred"] += p.starred
+    discard_card(ctx, state, f, "Tleilaxu Ghola", "base-revival", strict=False)
+
+
+class TreacheryReshuffle(Payload):
+    type: Literal["treachery.reshuffle"]
+
+
+@action("treachery.reshuffle", TreacheryReshuffle, faction_field=None,
+        summary=lambda p: "the Treachery discard pile is shuffled into a new deck")
+def treachery_reshuffle(ctx: Ctx, state: dict, p: TreacheryReshuffle) -> None:
+    from ..rules import treachery
+    left = draw_pile(state)
+    ctx.check(left == 0, f"The Treachery deck still has {left} card{'s' if left != 1 else ''} to draw: it is "
+                         f"reshuffled only when it runs out.", treachery.RULE)
+    text = reshuffle(state)
+    ctx.summary = text[0].upper() + text[1:]
+
+
+# -- cards played as entries of their own: Karama, Worthless as Karama -----------------------------
+
+class KaramaSpecial(Payload):
+    type: Literal["karama.special", "karama.worthless"]
+    faction: FactionId
+    card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
+
+
+def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
+    """A Worthless card played by ``f`` (the Bene Gesserit's Karama): the one named in the entry,
+    else a named Worthless card of the hand, else an unnamed card, face up as "Worthless card"."""
+    from ..rules import treachery
+    if card:
+        c = treachery.card(card)
+        if c.kind != "worthless":
+            raise hard(f"{c.name} is not a Worthless card.", "bg-special-karama")
+        return discard_card(ctx, state, f, c.name, "bg-special-karama", strict=False)
+    hand = state["private"][f].setdefault("cards", [])
+    named = next((h for h in hand if treachery.kind_of(h) == "worthless"), None)
+    if named:
+        return discard_card(ctx, state, f, named, "bg-special-karama", strict=False)
+    if state["factions"][f]["hand_size"] <= len(hand):
+        ctx.check(False, f"{name(f)} hold no Worthless card (and no unnamed card): correct the hand first (My cards).",
+                  "bg-special-karama")
+        return None
+    state["factions"][f]["hand_size"] -= 1
+    treachery_record(state)["discard"].append("Worthless card")
+    _clamp_prompts(state, f)
+    return "Worthless card"
+
+
+@action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
+def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
+    the card goes face up to the discard pile."""
+    from ..rules import treachery
+    present(state, p.faction)
+    # the Bene Gesserit's Special Karama IS the Worthless-as-Karama play: either one uses it
+    mine = state["factions"][p.faction]
+    if mine["special_karama_used"] or mine.get("worthless_karama_used"):
+        raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
+    state["factions"][p.faction]["special_karama_used"] = True
+    if p.faction == "bg":
+        played = play_worthless(ctx, state, "bg", p.card)
+    elif p.card:
+        if not treachery.is_karama(treachery.card(p.card).name):
+            raise hard(f"A Special Karama is played with a Karama card, not {treachery.card(p.card).name}.", "kiss-karama")
+        played = discard_card(ctx, state, p.faction, p.card, "kiss-karama", strict=False)
+    else:
+        played = play_karama(ctx, state, p.faction)
+    if played:
+        ctx.summary = f"{name(p.faction)} play their Special Karama ({played} discarded)"
+
+
+@action("karama.worthless", KaramaSpecial, summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
+def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    if p.faction != "bg":
+        raise hard("Only the Bene Gesserit may play a Worthless card as Karama.", "bg-special-karama")
+    present(state, "bg")
+    if state["factions"]["bg"]["worthless_karama_used"] or state["factions"]["bg"]["special_karama_used"]:
+        raise hard("The Bene Gesserit have already played a Worthless card as Karama this game.", "bg-special-karama")
+    state["factions"]["bg"]["worthless_karama_used"] = True
+    played = play_worthless(ctx, state, "bg", p.card)
+    if played:
+        ctx.summary = f"Bene Gesserit play {played} as Karama"

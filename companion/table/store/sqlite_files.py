@@ -1,0 +1,348 @@
+"""The SQLite store's file: the start-up check, salvage of a damaged file, and backups.
+
+At start-up the file is checked (``PRAGMA quick_check``); a damaged or foreign file is moved
+aside (never deleted), the tables that can still be read are copied into a fresh store, and
+``report`` says so in one sentence. A WAL journal whose checksums break before committed
+transactions (which SQLite would drop without a word) is kept aside and reported. A timestamped
+copy (SQLite's online backup) is taken at start-up and on export, kept ``keep_backups`` deep in
+``<data>/backups``.
+
+``SQLiteFiles`` is mixed into ``SQLiteStore`` and works through its connections
+(``_read``, ``_connect``, ``_ensure_schema``, ``_bump_head``) and settings (``path``,
+``backup_dir``, ``keep_backups``, ``busy_timeout``, ``report``).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from .base import StorageUnavailable, check_config, check_row, log
+
+EXPECTED_COLUMNS = {
+    "tables": {"code", "created", "config"},
+    "seats": {"token_hash", "table_code", "role", "active", "claimed", "issued"},
+    "events": {"table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary"},
+}
+
+
+def fault_message(exc: sqlite3.Error) -> str:
+    """One sentence for a player (and the host reading over their shoulder)."""
+    text = str(exc).lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    if "full" in text or code == 13:
+        return ("The host laptop's disk is full, so the entry was not saved: free some disk space "
+                "on it, then tap Retry.")
+    if "readonly" in text or "read-only" in text or code in (8,):
+        return ("The table's data folder is read-only, so the entry was not saved: let the server "
+                "write to its data folder again, then tap Retry.")
+    if "locked" in text or "busy" in text or code in (5, 6):
+        return "The table's storage is busy (another program holds it): tap Retry in a moment."
+    if "malformed" in text or "not a database" in text or code in (11, 26):
+        return ("The table's storage file is damaged: restart the server to check and repair it "
+                "(a backup is in the data folder).")
+    if "unable to open" in text or code == 14:
+        return ("The server cannot open the table's storage file (was the data folder moved, "
+                "renamed or made read-only?): fix that, then tap Retry.")
+    return "The table's storage could not be used just now (disk error): tap Retry in a moment."
+
+
+def read_only_uri(path: str) -> str:
+    """``file:`` URI opening ``path`` read-only (spaces, ``?`` and ``#`` in folder names escaped)."""
+    return Path(path).resolve().as_uri() + "?mode=ro"
+
+
+def _stamp() -> str:
+    return _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+
+
+class SQLiteFiles:
+    """Backups, the start-up check and salvage of ``SQLiteStore`` (see the module's docstring)."""
+
+    # -- backups ---------------------------------------------------------------------------------
+    def _has_tables(self) -> bool:
+        return self._read("SELECT 1 FROM tables LIMIT 1", one=True) is not None
+
+    def backup(self, reason: str = "manual") -> str | None:
+        """A consistent copy of the whole store through SQLite's online backup, while the server
+        keeps serving. Only the ``keep_backups`` newest copies are kept."""
+        if self.keep_backups <= 0:
+            return None
+        self.backup_dir.mkdir(parents=True, exist_ok=True)
+        final = self.backup_dir / f"companion-{_stamp()}-{reason}.sqlite3"
+        part = final.with_suffix(".part")
+        src = None
+        try:
+            src = sqlite3.connect(self.path, timeout=self.busy_timeout)
+            dst = sqlite3.connect(str(part))
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+            os.replace(part, final)
+        except sqlite3.Error as exc:
+            part.unlink(missing_ok=True)
+            raise StorageUnavailable(fault_message(exc)) from exc
+        finally:
+            if src is not None:
+                src.close()
+        self._rotate()
+        return str(final)
+
+    def backup_soon(self, reason: str = "export", min_interval: float = 60.0) -> None:
+        """A backup in the background, at most one per ``min_interval`` seconds (exports)."""
+        now = time.monotonic()
+        if now - self._last_export_backup < min_interval:
+            return
+        self._last_export_backup = now
+
+        def run():
+            try:
+                self.backup(reason)
+            except (StorageUnavailable, OSError) as exc:
+                log.warning("backup on %s failed: %s", reason, exc)
+        threading.Thread(target=run, name="store-backup", daemon=True).start()
+
+    def backups(self) -> list[Path]:
+        if not self.backup_dir.is_dir():
+            return []
+        return sorted(self.backup_dir.glob("companion-*.sqlite3"))
+
+    def _rotate(self) -> None:
+        for old in self.backups()[:-self.keep_backups]:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+    # -- start-up check and salvage --------------------------------------------------------------
+    def _check_at_start(self) -> None:
+        path = Path(self.path)
+        if not path.exists() or path.stat().st_size == 0:
+            return
+        lost = wal_damage(self.path + "-wal")
+        if lost:  # SQLite would drop these committed transactions without a word: say so, keep a copy
+            import shutil
+            kept = f"{self.path}-wal.damaged-{_stamp()}"
+            shutil.copyfile(self.path + "-wal", kept)
+            self.report.append(
+                f"The store's journal {path.name}-wal is damaged, so the last {lost} saved change(s) "
+                f"before the server stopped could not be read back and those entries are missing; a copy of "
+                f"the journal is kept as {kept}, and the latest backup or the tables' exports have them.")
+        verdict = self._verdict()
+        if verdict is None:
+            return
+        kind, detail = verdict
+        aside = path.with_name(f"{path.name}.{kind}-{_stamp()}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(self.path + suffix)
+            if src.exists():
+                os.replace(src, str(aside) + suffix)
+        latest = self.backups()
+        hint = ""
+        if latest:  # kept out of the rotation, so later start-up backups never push it out
+            kept = self.backup_dir / f"kept-{latest[-1].name}"
+            try:
+                import shutil
+                shutil.copyfile(latest[-1], kept)
+                hint = f" The newest backup from before the damage is {kept}."
+            except OSError:
+                hint = f" The newest backup is {latest[-1]}."
+        self._damaged_at_start = True
+        if kind == "foreign":
+            self.report.append(
+                f"{path} is not a Dune Table Companion store ({detail}): it was moved aside to {aside} "
+                f"untouched and a new, empty store was started.")
+            return
+        saved, lost = self._salvage(str(aside))
+        lost_text = (f", {len(lost)} could not be read in full ({', '.join(lost[:10])}"
+                     f"{', ...' if len(lost) > 10 else ''}) and are missing" if lost else "")
+        self.report.append(
+            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered intact "
+            f"and are served{lost_text}; the damaged file is kept as {aside}, and a missing table comes "
+            f"back by importing its export, or by stopping the server and copying a backup over the "
+            f"store.{hint}")
+
+    def _verdict(self):
+        """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
+        troubles (locked, read-only, permissions) are not damage: the file is left alone."""
+        try:
+            conn = sqlite3.connect(read_only_uri(self.path), uri=True, timeout=self.busy_timeout)
+        except sqlite3.Error:
+            return None
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in rows] != [("ok",)]:
+                return "damaged", "; ".join(str(r[0]) for r in rows[:3])
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            for table, cols in EXPECTED_COLUMNS.items():
+                if table in names:
+                    have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+                    if not cols <= have:
+                        return "foreign", f"its {table!r} table is not ours"
+                elif names - {"sqlite_sequence", "sqlite_stat1"} and not names & set(EXPECTED_COLUMNS):
+                    return "foreign", "it holds another program's tables"
+            return None
+        except sqlite3.DatabaseError as exc:
+            text = str(exc).lower()
+            if "not a database" in text or "encrypted" in text:
+                with open(self.path, "rb") as f:
+                    ours = f.read(16) == b"SQLite format 3\0"
+                return ("damaged", str(exc)) if ours else ("foreign", "it is not an SQLite database")
+            if "malformed" in text or "corrupt" in text:
+                return "damaged", str(exc)
+            return None  # locked, I/O, read-only: a fault to report later, not damage
+        finally:
+            conn.close()
+
+    def _salvage(self, damaged: str) -> tuple[list[str], list[str]]:
+        """Copy every table that can still be read in full from the damaged file into a fresh
+        store, row by row (a damaged page costs only the rows on it). A table is recovered only if
+        its settings, its credentials and every one of its entries (numbered 1..n, n being its
+        recorded head) can be read. Returns (recovered codes, codes that could not be)."""
+        work = damaged + ".salvage"
+        try:
+            copy_padded(damaged, work)
+            old = sqlite3.connect(read_only_uri(work), uri=True)
+        except (OSError, sqlite3.Error):
+            return [], ["(every table)"]
+        try:
+            tables = probe_rows(old, "tables", "code, created, config")
+            seats = probe_rows(old, "seats", "token_hash, table_code, role, active, claimed, issued")
+            events = probe_rows(old, "events", "table_code, seq, seat, type, payload, ts, secret_for, summary")
+            heads = {r[0]: r[1] for r in probe_rows(old, "heads", "table_code, seq, tick")}
+        finally:
+            old.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(work + suffix).unlink(missing_ok=True)
+        by_table: dict[str, list] = {}
+        for e in events:
+            by_table.setdefault(e[0], []).append(e)
+        seats_of: dict[str, list] = {}
+        for st in seats:
+            seats_of.setdefault(st[1], []).append(st)
+        codes = {t[0]: t for t in tables}
+        saved, lost = [], sorted((set(by_table) | set(seats_of)) - set(codes))
+        self._ensure_schema()
+        new = self._connect()
+        try:
+            for code, t in codes.items():
+                rows = sorted(by_table.get(code, []), key=lambda e: e[1])
+                keys = ("table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary")
+                try:
+                    check_config(code, t[2])
+                    for e in rows:
+                        check_row(code, dict(zip(keys, e)))
+                    n = len(rows)
+                    if [e[1] for e in rows] != list(range(1, n + 1)) or heads.get(code, n) != n:
+                        raise ValueError("entries missing")
+                    if not any(st[2] == "host" and st[3] for st in seats_of.get(code, [])):
+                        raise ValueError("host credential missing")
+                except (StorageUnavailable, ValueError):
+                    lost.append(code)
+                    continue
+                new.execute("BEGIN IMMEDIATE")
+                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(t))
+                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats_of.get(code, []))
+                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+                if rows:
+                    self._bump_head(new, code, rows[-1][1])
+                new.execute("COMMIT")
+                saved.append(code)
+        finally:
+            new.close()
+        return saved, lost
+
+
+
+def probe_rows(conn: sqlite3.Connection, table: str, columns: str, give_up_after: int = 5000) -> list[tuple]:
+    """Every row of ``table`` that can still be read, one rowid at a time, so that a damaged page
+    costs only its own rows."""
+    try:
+        top = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.Error:
+        top = None
+    rows, misses, rowid = [], 0, 0
+    while (top is not None and rowid < top) or (top is None and misses < give_up_after):
+        rowid += 1
+        try:
+            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid=?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row is None:
+            misses += 1
+        else:
+            misses = 0
+            rows.append(tuple(row))
+    return rows
+
+
+def copy_padded(src: str, dst: str) -> None:
+    """Copy a database file (and its WAL) for salvage. A truncated file is padded with zeros up to
+    the size its header declares, so SQLite reads every page that is still there instead of
+    refusing the whole file."""
+    import shutil
+    shutil.copyfile(src, dst)
+    if os.path.exists(src + "-wal"):
+        shutil.copyfile(src + "-wal", dst + "-wal")
+    with open(dst, "r+b") as f:
+        header = f.read(100)
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+            return
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        size = os.fstat(f.fileno()).st_size
+        if page_size and pages and size < page_size * pages:
+            f.truncate(page_size * pages)
+
+
+def wal_damage(wal: str) -> int:
+    """How many committed transactions in a WAL file SQLite would silently skip because a frame
+    before them fails its checksum (0: none). Frames of an unfinished transaction (no commit frame
+    after them, e.g. a crash mid-write that was never acknowledged) are not counted."""
+    import struct
+    try:
+        with open(wal, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    if len(data) < 32:
+        return 0
+    magic, _version, page_size, _ckpt = struct.unpack(">IIII", data[:16])
+    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
+        return 0  # no valid header: SQLite ignores the whole file, and so do we (nothing is in it)
+    order = ">" if magic & 1 else "<"
+    salts = data[16:24]
+
+    def checksum(chunk: bytes, s0: int, s1: int) -> tuple[int, int]:
+        words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
+        for i in range(0, len(words), 2):
+            s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+            s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+        return s0, s1
+
+    s0, s1 = checksum(data[:24], 0, 0)
+    if (s0, s1) != struct.unpack(">II", data[24:32]):
+        return 0
+    frame = 24 + page_size
+    offset, broken = 32, False
+    skipped_commits = 0
+    while offset + frame <= len(data):
+        header = data[offset:offset + 24]
+        if header[8:16] != salts:
+            break  # frames left over from an earlier round of the journal: its normal end
+        commit = struct.unpack(">I", header[4:8])[0] != 0
+        if not broken:
+            s0, s1 = checksum(header[:8], s0, s1)
+            s0, s1 = checksum(data[offset + 24:offset + frame], s0, s1)
+            if (s0, s1) != struct.unpack(">II", header[16:24]):
+                broken = True
+        if broken and commit:
+            skipped_commits += 1
+        offset += frame
+    return skipped_commits
+
