@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-import re
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -10,38 +10,27 @@ import pytest
 from companion import games
 from companion.table import views
 
+# the layout report (docs/tools/layout_report.py) is the one reading of a module's words and nouns
+_spec = importlib.util.spec_from_file_location(
+    "layout_report", Path(__file__).resolve().parents[1] / "docs" / "tools" / "layout_report.py")
+layout_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(layout_report)
+
 ROOT = Path(__file__).resolve().parents[1] / "companion"
 # The spine (events, stores, views, live updates, the export format), the web shell and the search:
 # every module of companion/table/, companion/web/ and companion/search/, and the top-level modules
 SPINE = sorted(str(p.relative_to(ROOT)) for folder in ("table", "web", "search")
                for p in (ROOT / folder).rglob("*.py")) + ["cli.py", "paths.py", "netaddr.py", "__init__.py"]
-# Dune's nouns: none of them may appear in the spine's code (comments and docstrings aside)
-DUNE_NOUNS = re.compile(r"faction|spice|forces|storm|leader|treachery|traitor|atreides|harkonnen|fremen|emperor|"
-                        r"stronghold|karama|bidding|conservation|sietch|arrakeen|carthag|sandworm|shai.?hulud|"
-                        r"kwisatz|sardaukar|fedaykin|bene.?gesserit|tleilaxu|moritani|ecaz|choam|richese", re.I)
+# Dune's nouns (layout_report's list): none of them may appear in the spine's code (docstrings aside)
+DUNE_NOUNS = layout_report.DUNE_NOUNS
 # a game's own modules: the registry (companion.games) is the one way in, and it loads games by id
 GAME_MODULES = ("companion.games.", "companion.rules", "companion.table.actions")
 
 
 def code_names(path: Path) -> list[str]:
-    """Every identifier, attribute and string constant in the module's code (docstrings excluded)."""
-    tree = ast.parse(path.read_text("utf-8"))
-    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
-                  if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
-                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
-    out = []
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name):
-            out.append(n.id)
-        elif isinstance(n, ast.Attribute):
-            out.append(n.attr)
-        elif isinstance(n, ast.arg):
-            out.append(n.arg)
-        elif isinstance(n, ast.alias):
-            out.append(n.name)
-        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings:
-            out.append(n.value)
-    return out
+    """Every identifier, attribute and string constant in the module's code (docstrings excluded),
+    read as ``docs/tools/layout_report.py`` reads it."""
+    return layout_report.code_words(ast.parse(path.read_text("utf-8")))
 
 
 def imports(path: Path, package: str) -> list[str]:
