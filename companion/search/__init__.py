@@ -122,7 +122,7 @@ class RuleSearch:
             if not part:
                 continue
             sub_fp = hashlib.sha256(f"{fp}\0{game}".encode()).hexdigest()
-            backends[game] = WhooshBackend(self.index_dir / game, sub_fp, part)
+            backends[game] = WhooshBackend(self.index_dir / game, sub_fp, part, game)
         old = self._backends
         self._entries = {e.id: e for e in entries}
         self._fp = fp
