@@ -5,9 +5,9 @@ edit distance 1 for words of 4-5 letters, 2 from 6); slang/synonym expansions (t
 
 Only what is misspelt is corrected: a word the ruleset does not know but that is an ordinary
 English word (:func:`ordinary`, from the ``wordfreq`` package's English frequency list, shipped
-with it) is kept as typed, never "corrected" into a game word. A synonym key that is an
-ordinary word and that the ruleset knows already (a better reading) does not expand into
-names (words that are not ordinary English): "tanks" stays tanks."""
+with it) is kept as typed, never "corrected" into a game word. A synonym whose expansion only
+qualifies an ordinary, known key with a name ("tanks" -> "<name> tanks") adds no name: the key
+alone is the better reading. A true synonym (a different word for the same thing) still adds."""
 from __future__ import annotations
 
 import functools
@@ -87,9 +87,13 @@ class Lexicon:
         ruleset already knows (then names, the expansion's words that are not ordinary English,
         are left out: the key has a better reading of its own)."""
         key_words = [w for w in words(key) if w not in STOPLIST]
-        better = key_words and all(ordinary(w) and stem1(w) in self.stems for w in key_words)
+        expanded = set(stems(expansion))
+        # the expansion only qualifies the key with a name ("tanks" -> "<name> tanks"), and the
+        # key is an ordinary word this ruleset knows: the key alone is the better reading
+        qualifies = key_words and all(stem1(w) in expanded for w in key_words)
+        better = qualifies and all(ordinary(w) and stem1(w) in self.stems for w in key_words)
         if not better:
-            return stems(expansion)
+            return list(expanded)
         return [s for w in words(expansion) if ordinary(w) for s in stems(w)]
 
     def analyse(self, q: str, typing: bool = True) -> Analysis:

@@ -45,7 +45,8 @@ DISMAX_TIEBREAK = 0.1  # a concept's other matching alternatives add this share 
 NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's title or an alias
 # A word is rare (full title/alias boost) in at most RARE_SHARE of the game's entries, common (no
 # boost: scored like a body word) from COMMON_SHARE; in between the boost shrinks linearly.
-RARE_SHARE, COMMON_SHARE = 0.02, 0.10
+RARE_SHARE, COMMON_SHARE = 0.03, 0.20
+RARITY_FLOOR = 0.45  # the share of the title/alias boost (and naming bonus) a common word keeps
 NAME_FIELDS = ("title", "aliases")
 # "these two rules together": the second entry scores at least this share of the first, each
 # matches a concept the other does not, and they share at most this share of their concepts
@@ -160,7 +161,7 @@ class WhooshBackend:
                         continue
                     boost = FIELD_BOOSTS[f]
                     if f in NAME_FIELDS:  # the title/alias boost counts as far as the word is rare
-                        boost = 1.0 + (boost - 1.0) * rare
+                        boost = 1.0 + (boost - 1.0) * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rare)
                     scorer = s.weighting.scorer(s, f, stem)
                     m = s.postings(f, stem)
                     while m.is_active():
@@ -243,7 +244,8 @@ class WhooshBackend:
             for x in qstems:
                 for d, st in self._names.get(x, ()):
                     if d in totals and st <= qstems:
-                        rare = max(self.rarity(y) for y in st)  # a name of generic words only: no bonus
+                        rare = max(self.rarity(y) for y in st)  # a name of generic words: less bonus
+                        rare = RARITY_FLOOR + (1 - RARITY_FLOOR) * rare
                         cover[d] = max(cover.get(d, 0.0), min(1.0, len(st) / n) * rare)
             for d, c in cover.items():
                 totals[d] *= 1 + NAME_BONUS * c
