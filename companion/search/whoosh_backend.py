@@ -50,8 +50,9 @@ RARITY_FLOOR = 0.45  # the share of the title/alias boost (and naming bonus) a c
 NAME_FIELDS = ("title", "aliases")
 # "these two rules together": the second entry scores at least this share of the first, each
 # matches a concept the other does not, and they share at most this share of their concepts
-PAIR_SCORE_SHARE = 0.55
-PAIR_MAX_OVERLAP = 0.34
+PAIR_SCORE_SHARE = 0.7
+PAIR_MAX_OVERLAP = 0.5
+PAIR_MATCH_SHARE = 0.35
 
 SCHEMA_VERSION = "1"
 # the modules whose code shapes the index or the answers (their sources are fingerprinted)
@@ -265,29 +266,40 @@ class WhooshBackend:
         return [(self._ids[d], v) for d, v in ranked if self._ids[d]], analysis
 
     def concepts_matched(self, entry_id: str, analysis: Analysis) -> frozenset[int]:
-        """The indexes of the query's concepts that the entry matches (any alternative)."""
+        """The indexes of the query's concepts that the entry answers: its best alternative
+        scores at least PAIR_MATCH_SHARE of that concept's best score in the game (a word
+        merely mentioned in passing does not count)."""
         d = self._docnums().get(entry_id)
         if d is None:
             return frozenset()
         out = set()
         for k, c in enumerate(analysis.concepts):
-            if any(d in self.word_scores(stem) for stem in c.alts):
+            here = best = 0.0
+            for stem, weight in c.alts.items():
+                scores = self.word_scores(stem)
+                if scores:
+                    best = max(best, weight * max(scores.values()))
+                    here = max(here, weight * scores.get(d, 0.0))
+            if best > 0 and here >= PAIR_MATCH_SHARE * best:
                 out.add(k)
         return frozenset(out)
 
     def pair(self, ranked: Sequence[tuple[str, float]], analysis: Analysis) -> tuple[str, str] | None:
-        """The best two entries when they answer different halves of the question: the second
-        scores at least PAIR_SCORE_SHARE of the first, each matches a concept the other does not,
-        their shared concepts are at most PAIR_MAX_OVERLAP of those they match together, and
-        together they match more of the question than the first alone. Else None."""
+        """The best two entries when they answer different halves of the question: each answers
+        a concept the other does not (:meth:`concepts_matched`), together they answer every
+        concept that any entry of the game answers (neither does alone), they share at most
+        PAIR_MAX_OVERLAP of those concepts, and the second scores at least PAIR_SCORE_SHARE of
+        the first. Else None."""
         if len(ranked) < 2 or len(analysis.concepts) < 2:
             return None
         (a, sa), (b, sb) = ranked[0], ranked[1]
         if sa <= 0 or sb < PAIR_SCORE_SHARE * sa:
             return None
-        ca, cb = self.concepts_matched(a, analysis), self.concepts_matched(b, analysis)
+        answerable = {k for k, c in enumerate(analysis.concepts) if any(self.word_scores(x) for x in c.alts)}
+        ca = self.concepts_matched(a, analysis) & answerable
+        cb = self.concepts_matched(b, analysis) & answerable
         union = ca | cb
-        if not (ca - cb) or not (cb - ca) or len(union) <= len(ca):
+        if not (ca - cb) or not (cb - ca) or union != answerable:
             return None
         if len(ca & cb) > PAIR_MAX_OVERLAP * len(union):
             return None
