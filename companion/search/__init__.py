@@ -224,17 +224,18 @@ class RuleSearch:
 
     def answer(self, q: str, limit: int = 10, *, ruleset: str | None = None,
                **tags: str | None) -> tuple[list[Hit], tuple[Hit, Hit] | None]:
-        """:meth:`search`, plus "these two rules together": the best two hits when they answer
-        different halves of the question (each matches words of the question the other does
-        not, they share few, and together they match more of it than the first alone; the
-        second scores close to the first), else None."""
-        hits, found = self._search(q, max(limit, 2), ruleset, tags)
+        """:meth:`search`, plus "these two rules together": the best hit and a hit close below
+        it when the two answer different halves of the question (each matches telling words of
+        the question the other does not, they share few, and between them they answer all of
+        it), else None."""
+        hits, found = self._search(q, max(limit, 5), ruleset, tags)
         together = None
-        if len(hits) >= 2 and found[0][0] is found[1][0]:
+        if len(hits) >= 2:
             backend, analysis = found[0]
-            pair = backend.pair([(hits[0].id, hits[0].score), (hits[1].id, hits[1].score)], analysis)
+            same = [h for h, b in zip(hits, found) if b[0] is backend][:5]
+            pair = backend.pair([(h.id, h.score) for h in same], analysis)
             if pair is not None:
-                together = (hits[0], hits[1])
+                together = (hits[0], next(h for h in same if h.id == pair[1]))
         return hits[:max(1, int(limit))], together
 
     def _search(self, q: str, limit: int, ruleset: str | None, tags: dict) -> tuple[list[Hit], list]:

@@ -50,9 +50,11 @@ RARITY_FLOOR = 0.45  # the share of the title/alias boost (and naming bonus) a c
 NAME_FIELDS = ("title", "aliases")
 # "these two rules together": the second entry scores at least this share of the first, each
 # matches a concept the other does not, and they share at most this share of their concepts
-PAIR_SCORE_SHARE = 0.7
+PAIR_SCORE_SHARE = 0.5
+PAIR_CANDIDATES = 4  # how far down the list the second half is looked for
 PAIR_MAX_OVERLAP = 0.5
 PAIR_MATCH_SHARE = 0.35
+PAIR_MIN_RARITY = 0.5  # each half's own words: at least this rare (rarity)
 
 SCHEMA_VERSION = "1"
 # the modules whose code shapes the index or the answers (their sources are fingerprinted)
@@ -285,25 +287,38 @@ class WhooshBackend:
         return frozenset(out)
 
     def pair(self, ranked: Sequence[tuple[str, float]], analysis: Analysis) -> tuple[str, str] | None:
-        """The best two entries when they answer different halves of the question: each answers
-        a concept the other does not (:meth:`concepts_matched`), together they answer every
-        concept that any entry of the game answers (neither does alone), they share at most
-        PAIR_MAX_OVERLAP of those concepts, and the second scores at least PAIR_SCORE_SHARE of
-        the first. Else None."""
+        """The best entry and, among the next PAIR_CANDIDATES, the best-ranked one that answers
+        the other half of the question: each answers a concept the other does not
+        (:meth:`concepts_matched`), each half holds a telling word (PAIR_MIN_RARITY), together
+        they answer every concept any entry of the game answers (the first does not alone),
+        they share at most PAIR_MAX_OVERLAP of those concepts, and the second scores at least
+        PAIR_SCORE_SHARE of the first. Else None."""
         if len(ranked) < 2 or len(analysis.concepts) < 2:
             return None
-        (a, sa), (b, sb) = ranked[0], ranked[1]
-        if sa <= 0 or sb < PAIR_SCORE_SHARE * sa:
+        a, sa = ranked[0]
+        if sa <= 0:
             return None
         answerable = {k for k, c in enumerate(analysis.concepts) if any(self.word_scores(x) for x in c.alts)}
         ca = self.concepts_matched(a, analysis) & answerable
-        cb = self.concepts_matched(b, analysis) & answerable
-        union = ca | cb
-        if not (ca - cb) or not (cb - ca) or union != answerable:
+        if ca == answerable:
             return None
-        if len(ca & cb) > PAIR_MAX_OVERLAP * len(union):
-            return None
-        return a, b
+        for b, sb in ranked[1:1 + PAIR_CANDIDATES]:
+            if sb < PAIR_SCORE_SHARE * sa:
+                break
+            cb = self.concepts_matched(b, analysis) & answerable
+            union = ca | cb
+            if not (ca - cb) or not (cb - ca) or union != answerable:
+                continue
+            if len(ca & cb) > PAIR_MAX_OVERLAP * len(union):
+                continue
+            if min(self._concept_rarity(analysis, ca - cb), self._concept_rarity(analysis, cb - ca)) < PAIR_MIN_RARITY:
+                continue
+            return a, b
+        return None
+
+    def _concept_rarity(self, analysis: Analysis, concepts) -> float:
+        """How telling the most telling of these concepts is (its rarest alternative)."""
+        return max((self.rarity(x) for k in concepts for x in analysis.concepts[k].alts), default=0.0)
 
     def _docnums(self) -> dict[str, int]:
         got = getattr(self, "_docnum_of", None)
