@@ -7,6 +7,8 @@
     rs.get("atreides-kwisatz-haderach")          # Entry | None
     rs.entries()                                 # every Entry, sorted by id
     rs.suggest("kwisatz hadrach")                # "kwisatz haderach" (did you mean), or None
+    hits, together = rs.answer("storm over the sink, and can we fight there", ruleset="kiss")
+    # together: (hit, hit) when the best two answer different halves of the question, else None
 
 ``Hit.snippet`` is HTML: the entry's text (Markdown stripped) html-escaped, with
 ``<mark>…</mark>`` around the matched words. ``search`` takes one keyword filter per tag group
@@ -122,7 +124,7 @@ class RuleSearch:
             if not part:
                 continue
             sub_fp = hashlib.sha256(f"{fp}\0{game}".encode()).hexdigest()
-            backends[game] = WhooshBackend(self.index_dir / game, sub_fp, part)
+            backends[game] = WhooshBackend(self.index_dir / game, sub_fp, part, game)
         old = self._backends
         self._entries = {e.id: e for e in entries}
         self._fp = fp
@@ -218,14 +220,34 @@ class RuleSearch:
         tag group (``TAG_GROUPS``, named by the group's ``filter``) keeps only entries tagged
         with that id. Typos, slang and the word being typed (prefix of the last word) are
         handled."""
+        return self._search(q, limit, ruleset, tags)[0]
+
+    def answer(self, q: str, limit: int = 10, *, ruleset: str | None = None,
+               **tags: str | None) -> tuple[list[Hit], tuple[Hit, Hit] | None]:
+        """:meth:`search`, plus "these two rules together": the best hit and a hit close below
+        it when the two answer different halves of the question (each matches telling words of
+        the question the other does not, they share few, and between them they answer all of
+        it), else None."""
+        hits, found = self._search(q, max(limit, 5), ruleset, tags)
+        together = None
+        if len(hits) >= 2:
+            backend, analysis = found[0]
+            same = [h for h, b in zip(hits, found) if b[0] is backend][:5]
+            pair = backend.pair([(h.id, h.score) for h in same], analysis)
+            if pair is not None:
+                together = (hits[0], next(h for h in same if h.id == pair[1]))
+        return hits[:max(1, int(limit))], together
+
+    def _search(self, q: str, limit: int, ruleset: str | None, tags: dict) -> tuple[list[Hit], list]:
+        """The hits, and for each the (backend, query analysis) that found it."""
         wanted = self.check_tags(tags)
         rulesets = self.check_ruleset(ruleset)
         limit = max(1, int(limit))
         if not q or not q.strip():
-            return []
+            return [], []
         backends = self._backends
         games = self._games(rulesets)
-        hits = []
+        found = []
         for game in games:
             backend = backends.get(game)
             if backend is None:
@@ -239,11 +261,12 @@ class RuleSearch:
                     continue
                 if rulesets is not None and e.ruleset not in rulesets:
                     continue
-                hits.append(Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
-                                round(score, 4), e.kind, e.ruleset))
+                found.append((Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
+                                  round(score, 4), e.kind, e.ruleset), (backend, analysis)))
         if len(games) > 1:
-            hits.sort(key=lambda h: -h.score)
-        return hits[:limit]
+            found.sort(key=lambda x: -x[0].score)
+        found = found[:limit]
+        return [h for h, _ in found], [b for _, b in found]
 
     def suggest(self, q: str, ruleset: str | None = None) -> str | None:
         """"Did you mean": ``q`` with misspelt words replaced by the closest corpus words

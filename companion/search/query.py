@@ -1,15 +1,35 @@
 """Query understanding: each query word (or slang phrase) becomes a *concept* with weighted
 alternatives — its stem; spelling corrections against the corpus vocabulary (symmetric-delete,
-edit distance 1 for words of 4-5 letters, 2 from 6); slang/synonym expansions (the corpus
-data's ``synonyms``, ``rules_corpus/vocabulary/``); a prefix for the word being typed."""
+edit distance 1 for words of 4-5 letters, 2 from 6); slang/synonym expansions (the game's
+``synonyms``, ``rules_corpus/vocabulary/``); a prefix for the word being typed.
+
+Only what is misspelt is corrected: a word the ruleset does not know but that is an ordinary
+English word (:func:`ordinary`, from the ``wordfreq`` package's English frequency list, shipped
+with it) is kept as typed, never "corrected" into a game word. A synonym whose expansion only
+qualifies an ordinary, known key with a name ("tanks" -> "<name> tanks") adds no name: the key
+alone is the better reading. A true synonym (a different word for the same thing) still adds."""
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .analysis import STOPLIST, stem1, stems, words
 from .spelling import Speller
 from .vocabulary import SYNONYMS
+
+# Zipf frequency (log10 of occurrences per billion words) from which a word is ordinary English.
+ORDINARY_ZIPF = 3.0
+
+
+@functools.lru_cache(maxsize=50000)
+def ordinary(word: str) -> bool:
+    """Is ``word`` an ordinary English word (wordfreq's English list, Zipf >= ORDINARY_ZIPF)?"""
+    if not word.isalpha() or len(word) < 2:
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= ORDINARY_ZIPF
 
 # A synonym key found in the query adds its values as alternatives of the same concept, at
 # SYNONYM_WEIGHT; a spelling correction at CORRECTION_WEIGHT (both: the product).
@@ -41,25 +61,40 @@ class Analysis:
         return [c.prefix for c in self.concepts if c.prefix]
 
 
-_SYN_KEYS = {tuple(k.split()): v for k, v in SYNONYMS.items()}
-_SYN_MAXLEN = max((len(k) for k in _SYN_KEYS), default=0)
-
-
-def synonym_words() -> Counter:
+def synonym_words(synonyms: dict[str, tuple[str, ...]] | None = None) -> Counter:
     """Every word of the synonym table (keys and values), counted: known words for spelling."""
     vocab: Counter = Counter()
-    for k, vs in SYNONYMS.items():
+    for k, vs in (SYNONYMS if synonyms is None else synonyms).items():
         for w in words(k + " " + " ".join(vs)):
             vocab[w] += 1
     return vocab
 
 
 class Lexicon:
-    """What the index knows: stemmed terms (for matching) and raw words (for spelling)."""
+    """What the index knows: stemmed terms (for matching) and raw words (for spelling), and the
+    game's synonyms (default: every ruleset's)."""
 
-    def __init__(self, stems_known: set[str], vocabulary: Counter):
+    def __init__(self, stems_known: set[str], vocabulary: Counter,
+                 synonyms: dict[str, tuple[str, ...]] | None = None):
         self.stems = stems_known
         self.speller = Speller(vocabulary)
+        table = SYNONYMS if synonyms is None else synonyms
+        self.syn_keys = {tuple(k.split()): v for k, v in table.items()}
+        self.syn_maxlen = max((len(k) for k in self.syn_keys), default=0)
+
+    def _expansion_stems(self, key: str, expansion: str) -> list[str]:
+        """The stems an expansion adds: all of them, unless the key is an ordinary word the
+        ruleset already knows (then names, the expansion's words that are not ordinary English,
+        are left out: the key has a better reading of its own)."""
+        key_words = [w for w in words(key) if w not in STOPLIST]
+        expanded = set(stems(expansion))
+        # the expansion only qualifies the key with a name ("tanks" -> "<name> tanks"), and the
+        # key is an ordinary word this ruleset knows: the key alone is the better reading
+        qualifies = key_words and all(stem1(w) in expanded for w in key_words)
+        better = qualifies and all(ordinary(w) and stem1(w) in self.stems for w in key_words)
+        if not better:
+            return list(expanded)
+        return [s for w in words(expansion) if ordinary(w) for s in stems(w)]
 
     def analyse(self, q: str, typing: bool = True) -> Analysis:
         toks = words(q)
@@ -70,10 +105,10 @@ class Lexicon:
         while i < len(toks):
             # longest slang phrase first
             match = None
-            for n in range(min(_SYN_MAXLEN, len(toks) - i), 0, -1):
+            for n in range(min(self.syn_maxlen, len(toks) - i), 0, -1):
                 key = tuple(toks[i:i + n])
-                if key in _SYN_KEYS:
-                    match = (n, _SYN_KEYS[key])
+                if key in self.syn_keys:
+                    match = (n, self.syn_keys[key])
                     break
             if match:
                 n, expansions = match
@@ -82,7 +117,7 @@ class Lexicon:
                 for s in stems(raw):
                     c.add(s, 1.0)
                 for exp in expansions:
-                    for s in stems(exp):
+                    for s in self._expansion_stems(raw, exp):
                         c.add(s, SYNONYM_WEIGHT)
                 if c.alts:
                     concepts.append(c)
@@ -102,10 +137,11 @@ class Lexicon:
             if s in self.stems:
                 c.add(s, 1.0)
             else:
-                fixes = [] if w.isdigit() else self.speller.correct(w)
+                # an ordinary English word is not a misspelling, only unknown to this ruleset
+                fixes = [] if w.isdigit() or ordinary(w) else self.speller.correct(w)
                 for fx in fixes:
-                    if tuple([fx]) in _SYN_KEYS:
-                        for exp in _SYN_KEYS[(fx,)]:
+                    if (fx,) in self.syn_keys:
+                        for exp in self.syn_keys[(fx,)]:
                             for es in stems(exp):
                                 c.add(es, SYNONYM_WEIGHT * CORRECTION_WEIGHT)
                     fs = stem1(fx)

@@ -9,8 +9,9 @@ shipped corpus folder (the package's ``rules_corpus``):
 * ``rules_corpus/vocabulary/<ruleset>.json``: that ruleset's tag ids and search words (fields:
   ``rules_corpus/vocabulary/README.md``). A ruleset without a file has no words of its own.
 
-The files of every ruleset are merged, in ruleset order, into the one table the search uses for
-every index. A corpus folder given to RuleSearch (or ``COMPANION_RULES_CORPUS``) changes the
+Each ruleset keeps its own synonyms (``Vocabulary.ruleset_synonyms``); a game's index uses the
+synonyms of its own rulesets (:func:`game_synonyms`: an add-on's words join its base game's), so
+one game's slang never rewrites another game's question. Stop words and tokens are merged. A corpus folder given to RuleSearch (or ``COMPANION_RULES_CORPUS``) changes the
 entries searched, not the vocabulary. No third-party dependencies.
 """
 from __future__ import annotations
@@ -52,7 +53,8 @@ class Vocabulary:
     kinds: tuple[str, ...]
     tag_groups: tuple[TagGroup, ...]
     tag_words: dict[str, str]  # tag id -> the words indexed for it
-    synonyms: dict[str, tuple[str, ...]]
+    synonyms: dict[str, tuple[str, ...]]  # every ruleset's, merged (first declaration wins)
+    ruleset_synonyms: dict[str, dict[str, tuple[str, ...]]]  # ruleset id -> its own synonyms
     stop_words: frozenset[str]
     tokens: tuple[str, ...]
     foreign_tags_problem: str
@@ -131,6 +133,7 @@ def load(directory: str | Path | None = None) -> Vocabulary:
     users: dict[str, set[str]] = {key: set() for key, _ in groups}
     tag_words: dict[str, str] = {}
     synonyms: dict[str, tuple[str, ...]] = {}
+    per_ruleset: dict[str, dict[str, tuple[str, ...]]] = {}
     stop_words: set[str] = set()
     tokens: list[str] = []
     for ruleset in rulesets:
@@ -159,10 +162,13 @@ def load(directory: str | Path | None = None) -> Vocabulary:
         syn = v.get("synonyms") or {}
         if not isinstance(syn, dict):
             raise VocabularyError(f"{where}: 'synonyms' must be an object")
+        own: dict[str, tuple[str, ...]] = {}
         for key, alts in syn.items():
-            if key in synonyms:
-                raise VocabularyError(f"{where}: synonym {key!r} is declared twice")
-            synonyms[key] = _strings(alts, f"{where} synonyms {key!r}")
+            if key.strip().lower() != key or not key.strip():
+                raise VocabularyError(f"{where}: synonym key {key!r} must be lowercase words")
+            own[key] = _strings(alts, f"{where} synonyms {key!r}")
+            synonyms.setdefault(key, own[key])
+        per_ruleset[ruleset] = own
         stop_words.update(_strings(v.get("stop_words", []), f"{where} stop_words"))
         tokens.extend(t for t in _strings(v.get("tokens", []), f"{where} tokens") if t not in tokens)
     return Vocabulary(
@@ -174,6 +180,7 @@ def load(directory: str | Path | None = None) -> Vocabulary:
         tag_groups=tuple(TagGroup(key, flt, tuple(values[key]), frozenset(users[key])) for key, flt in groups),
         tag_words=tag_words,
         synonyms=synonyms,
+        ruleset_synonyms=per_ruleset,
         stop_words=frozenset(stop_words),
         tokens=tuple(tokens),
         foreign_tags_problem=str(top.get("foreign_tags_problem") or "tags of another game"),
@@ -194,3 +201,16 @@ TAG_GROUPS: tuple[TagGroup, ...] = VOCABULARY.tag_groups
 TAG_CONSTANTS: dict[str, tuple[str, ...]] = {g.constant: g.values for g in TAG_GROUPS}
 TAG_WORDS: dict[str, str] = VOCABULARY.tag_words
 SYNONYMS: dict[str, tuple[str, ...]] = VOCABULARY.synonyms
+
+
+def game_synonyms(game: str, vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
+    """The synonyms a game's index uses: those of the rulesets of that game, in ruleset order
+    (a key two of them declare keeps both lists' values)."""
+    v = vocabulary or VOCABULARY
+    out: dict[str, tuple[str, ...]] = {}
+    for r in v.rulesets:
+        if v.games[r] != game:
+            continue
+        for key, alts in v.ruleset_synonyms.get(r, {}).items():
+            out[key] = tuple(dict.fromkeys(out.get(key, ()) + alts))
+    return out

@@ -30,7 +30,7 @@ from .corpus import Entry
 from .indexing import open_or_build
 from .query import Analysis, Lexicon, synonym_words
 from .snippets import _analyse_doc, _Doc, make_snippet
-from .vocabulary import TAG_GROUPS, VOCABULARY
+from .vocabulary import TAG_GROUPS, VOCABULARY, game_synonyms
 
 # BM25F: weight of a word occurrence per field, and per-field length normalisation.
 FIELD_BOOSTS = {"title": 2.5, "aliases": 3.0, "source": 1.2, "body": 1.0,
@@ -43,6 +43,18 @@ PREFIX_WEIGHT = 0.7
 COORD_SCALE = 0.5  # share of the score that depends on how many query concepts an entry matches
 DISMAX_TIEBREAK = 0.1  # a concept's other matching alternatives add this share of their score
 NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's title or an alias
+# A word is rare (full title/alias boost) in at most RARE_SHARE of the game's entries, common (no
+# boost: scored like a body word) from COMMON_SHARE; in between the boost shrinks linearly.
+RARE_SHARE, COMMON_SHARE = 0.03, 0.20
+RARITY_FLOOR = 0.45  # the share of the title/alias boost (and naming bonus) a common word keeps
+NAME_FIELDS = ("title", "aliases")
+# "these two rules together": the second entry scores at least this share of the first, each
+# matches a concept the other does not, and they share at most this share of their concepts
+PAIR_SCORE_SHARE = 0.5
+PAIR_CANDIDATES = 4  # how far down the list the second half is looked for
+PAIR_MAX_OVERLAP = 0.5
+PAIR_MATCH_SHARE = 0.35
+PAIR_MIN_RARITY = 0.5  # each half's own words: at least this rare (rarity)
 
 SCHEMA_VERSION = "1"
 # the modules whose code shapes the index or the answers (their sources are fingerprinted)
@@ -82,13 +94,13 @@ class WhooshBackend:
     (pure-Python matchers); the cached combination costs about a millisecond.
     """
 
-    def __init__(self, index_dir: Path, fp: str, entries: Sequence[Entry]):
+    def __init__(self, index_dir: Path, fp: str, entries: Sequence[Entry], game: str | None = None):
         self.ix, self.built = open_or_build(Path(index_dir), fp, entries)
         self.path = Path(index_dir) / fp[:32]
         self.fp = fp
         self._entries = {e.id: e for e in entries}
         self._docs: dict[str, _Doc] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._scores: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
         self._prefixes: dict[tuple[str, str], tuple[str, ...]] = {}
         self._searcher = self.ix.searcher(weighting=make_weighting())
@@ -110,8 +122,10 @@ class WhooshBackend:
         vocab: Counter = Counter()
         for e in entries:
             vocab.update(set(words(" ".join((e.title, e.source, " ".join(e.aliases), e.text)))))
-        vocab.update(synonym_words())
-        self.lexicon = Lexicon(known, vocab)
+        synonyms = game_synonyms(game) if game is not None else None
+        vocab.update(synonym_words(synonyms))
+        self.lexicon = Lexicon(known, vocab, synonyms)
+        self._rarity: dict[str, float] = {}
         # title and aliases as stem sets, found by any of their stems
         self._names: dict[str, list[tuple[int, frozenset]]] = {}
         for d, entry_id in enumerate(self._ids):
@@ -144,10 +158,13 @@ class WhooshBackend:
             if got is None:
                 got = {}
                 s = self._searcher
+                rare = self.rarity(stem)
                 for f in fields:
                     if (f, stem) not in s.reader():
                         continue
                     boost = FIELD_BOOSTS[f]
+                    if f in NAME_FIELDS:  # the title/alias boost counts as far as the word is rare
+                        boost = 1.0 + (boost - 1.0) * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rare)
                     scorer = s.weighting.scorer(s, f, stem)
                     m = s.postings(f, stem)
                     while m.is_active():
@@ -155,6 +172,27 @@ class WhooshBackend:
                         got[d] = got.get(d, 0.0) + boost * scorer.score(m)
                         m.next()
                 self._scores[key] = got
+        return got
+
+    def rarity(self, stem: str) -> float:
+        """1.0 for a word found in few of the game's entries (at most RARE_SHARE of them, and
+        always for a word of one entry), 0.0 from COMMON_SHARE, linear in between: how much a
+        title or alias match of this word may count above a body match."""
+        got = self._rarity.get(stem)
+        if got is None:
+            docs: set[int] = set()
+            with self._lock:
+                r = self._searcher.reader()
+                for f in TEXT_FIELDS:
+                    if (f, stem) in r:
+                        docs.update(r.postings(f, stem).all_ids())
+            n = max(1, self._n)
+            lo = max(RARE_SHARE, 1.0 / n)
+            hi = max(COMMON_SHARE, 3.0 / n)
+            share = len(docs) / n
+            got = 1.0 if share <= lo else 0.0 if share >= hi else (hi - share) / (hi - lo)
+            if len(self._rarity) < 50000:
+                self._rarity[stem] = got
         return got
 
     def expand_prefix(self, fieldname: str, prefix: str) -> tuple[str, ...]:
@@ -209,7 +247,9 @@ class WhooshBackend:
             for x in qstems:
                 for d, st in self._names.get(x, ()):
                     if d in totals and st <= qstems:
-                        cover[d] = max(cover.get(d, 0.0), min(1.0, len(st) / n))
+                        rare = max(self.rarity(y) for y in st)  # a name of generic words: less bonus
+                        rare = RARITY_FLOOR + (1 - RARITY_FLOOR) * rare
+                        cover[d] = max(cover.get(d, 0.0), min(1.0, len(st) / n) * rare)
             for d, c in cover.items():
                 totals[d] *= 1 + NAME_BONUS * c
         return totals
@@ -226,6 +266,65 @@ class WhooshBackend:
                       if all(t in self._tags[d][k] for k, t in wanted)}
         ranked = heapq.nlargest(limit, scores.items(), key=lambda kv: (kv[1], -kv[0]))
         return [(self._ids[d], v) for d, v in ranked if self._ids[d]], analysis
+
+    def concepts_matched(self, entry_id: str, analysis: Analysis) -> frozenset[int]:
+        """The indexes of the query's concepts that the entry answers: its best alternative
+        scores at least PAIR_MATCH_SHARE of that concept's best score in the game (a word
+        merely mentioned in passing does not count)."""
+        d = self._docnums().get(entry_id)
+        if d is None:
+            return frozenset()
+        out = set()
+        for k, c in enumerate(analysis.concepts):
+            here = best = 0.0
+            for stem, weight in c.alts.items():
+                scores = self.word_scores(stem)
+                if scores:
+                    best = max(best, weight * max(scores.values()))
+                    here = max(here, weight * scores.get(d, 0.0))
+            if best > 0 and here >= PAIR_MATCH_SHARE * best:
+                out.add(k)
+        return frozenset(out)
+
+    def pair(self, ranked: Sequence[tuple[str, float]], analysis: Analysis) -> tuple[str, str] | None:
+        """The best entry and, among the next PAIR_CANDIDATES, the best-ranked one that answers
+        the other half of the question: each answers a concept the other does not
+        (:meth:`concepts_matched`), each half holds a telling word (PAIR_MIN_RARITY), together
+        they answer every concept any entry of the game answers (the first does not alone),
+        they share at most PAIR_MAX_OVERLAP of those concepts, and the second scores at least
+        PAIR_SCORE_SHARE of the first. Else None."""
+        if len(ranked) < 2 or len(analysis.concepts) < 2:
+            return None
+        a, sa = ranked[0]
+        if sa <= 0:
+            return None
+        answerable = {k for k, c in enumerate(analysis.concepts) if any(self.word_scores(x) for x in c.alts)}
+        ca = self.concepts_matched(a, analysis) & answerable
+        if ca == answerable:
+            return None
+        for b, sb in ranked[1:1 + PAIR_CANDIDATES]:
+            if sb < PAIR_SCORE_SHARE * sa:
+                break
+            cb = self.concepts_matched(b, analysis) & answerable
+            union = ca | cb
+            if not (ca - cb) or not (cb - ca) or union != answerable:
+                continue
+            if len(ca & cb) > PAIR_MAX_OVERLAP * len(union):
+                continue
+            if min(self._concept_rarity(analysis, ca - cb), self._concept_rarity(analysis, cb - ca)) < PAIR_MIN_RARITY:
+                continue
+            return a, b
+        return None
+
+    def _concept_rarity(self, analysis: Analysis, concepts) -> float:
+        """How telling the most telling of these concepts is (its rarest alternative)."""
+        return max((self.rarity(x) for k in concepts for x in analysis.concepts[k].alts), default=0.0)
+
+    def _docnums(self) -> dict[str, int]:
+        got = getattr(self, "_docnum_of", None)
+        if got is None:
+            got = self._docnum_of = {i: d for d, i in enumerate(self._ids) if i}
+        return got
 
     def snippet(self, entry_id: str, analysis: Analysis, width: int = 220) -> str:
         doc = self._docs.get(entry_id)

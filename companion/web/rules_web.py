@@ -82,8 +82,9 @@ def api_search():
     ruleset = _ruleset()
     limit = _limit(10)
     s = search()
-    hits = s.search(q, limit=limit, ruleset=ruleset, **chosen) if q else []
-    body = {"query": q, "ruleset": ruleset or "all", "results": [hit_dict(h) for h in hits]}
+    hits, together = s.answer(q, limit=limit, ruleset=ruleset, **chosen) if q else ([], None)
+    body = {"query": q, "ruleset": ruleset or "all", "results": [hit_dict(h) for h in hits],
+            "together": [hit_dict(h) for h in together] if together else []}
     if q and not hits:
         body["did_you_mean"] = s.suggest(q, ruleset=ruleset)
     return jsonify(body)
@@ -111,9 +112,9 @@ def rules_page():
     chosen = _filters()
     ruleset = _ruleset()
     s = search()
-    hits = s.search(q, limit=15, ruleset=ruleset, **chosen) if q else []
+    hits, together = s.answer(q, limit=15, ruleset=ruleset, **chosen) if q else ([], None)
     suggestion = s.suggest(q, ruleset=ruleset) if q and not hits else None
-    ctx = dict(q=q, hits=hits, suggestion=suggestion, facets=facets(), chosen=chosen,
+    ctx = dict(q=q, hits=hits, together=together, suggestion=suggestion, facets=facets(), chosen=chosen,
                code=request.args.get("table"), ruleset=ruleset, rulesets=s.rulesets(),
                ruleset_names=RULESET_NAMES, ruleset_short=RULESET_SHORT)
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "results":

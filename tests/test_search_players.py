@@ -1,0 +1,224 @@
+"""Search in players' words (issue 29): per-game vocabulary, correcting only what is misspelt,
+title boosts weighed by how rare the word is, two-rule answers, the eval sets and seed coverage."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from companion.search import RuleSearch, load_corpus, plain_text
+from companion.search.analysis import stems
+from companion.search.query import Lexicon, ordinary
+from companion.search.vocabulary import VOCABULARY, VocabularyError, game_synonyms, load
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "rules_corpus"
+EVAL_SETS = [ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "search_eval_players.json"]
+PLAYERS = ROOT / "benchmarks" / "search_eval_players.json"
+SEEDS = Path("/work/shared/seeds")
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory):
+    rs = RuleSearch(tmp_path_factory.mktemp("index"), CORPUS)
+    yield rs
+    rs.close()
+
+
+def lexicon(known_words: str, synonyms: dict | None = None) -> Lexicon:
+    vocab = Counter(known_words.split())
+    known = {s for w in vocab for s in stems(w)}
+    return Lexicon(known, vocab, synonyms or {})
+
+
+# ---------------------------------------------------------------------------------------------
+# correct only what is misspelt
+
+
+@pytest.mark.parametrize("word, known, corrected", [
+    ("getting", "testing storm", None),          # ordinary English: kept, not "testing"
+    ("find", "fine kind storm", None),           # ordinary English: not "fine" nor "kind"
+    ("kwizatz", "kwisatz haderach", "kwisatz"),  # a game word misspelt: corrected
+    ("sardukar", "sardaukar emperor", "sardaukar"),
+    ("thoptr", "thopter ornithopter", "thopter"),
+])
+def test_only_misspellings_are_corrected(word, known, corrected):
+    c = lexicon(known).analyse(word, typing=False).concepts[0]
+    assert c.corrected == corrected
+
+
+def test_ordinary_comes_from_the_word_frequency_list():
+    assert ordinary("getting") and ordinary("find") and ordinary("troops")
+    assert not ordinary("kwizatz") and not ordinary("sardukar") and not ordinary("fedaykin")
+
+
+def test_a_name_qualifier_is_added_only_without_a_better_reading():
+    syn = {"tanks": ("tleilaxu tanks",), "worm": ("shai hulud",)}
+    knows_tanks = lexicon("tanks worm tleilaxu shai hulud", syn)
+    alts = knows_tanks.analyse("tanks", typing=False).concepts[0].alts
+    assert "tleilaxu" not in alts and "tank" in alts  # "tanks" reads as tanks
+    assert "shai" in knows_tanks.analyse("worm", typing=False).concepts[0].alts  # a true synonym
+    no_tanks = lexicon("tleilaxu worm", syn)  # the ruleset does not know "tanks": the name helps
+    assert "tleilaxu" in no_tanks.analyse("tanks", typing=False).concepts[0].alts
+
+
+def test_phrases_are_one_concept():
+    lex = lexicon("retreat battle", {"run away": ("retreat",)})
+    concepts = lex.analyse("can we run away", typing=False).concepts
+    assert [c.raw for c in concepts] == ["run away"]
+    assert "retreat" in concepts[0].alts
+
+
+# ---------------------------------------------------------------------------------------------
+# vocabulary per ruleset, as data
+
+
+def test_every_ruleset_has_players_words_of_its_own():
+    for r in VOCABULARY.rulesets:
+        own = VOCABULARY.ruleset_synonyms.get(r, {})
+        assert len(own) >= 10, f"{r}: only {len(own)} synonyms"
+        assert any(" " in k for k in own), f"{r}: no multi-word paraphrase"
+
+
+def test_each_game_uses_its_own_rulesets_words():
+    wfa, imp, kiss = game_synonyms("war-for-arrakis"), game_synonyms("imperium"), game_synonyms("kiss")
+    assert "retreat" in wfa["run away"] and "run away" not in kiss
+    assert "s&m" in kiss and "s&m" not in wfa and "s&m" not in imp
+    # the add-on's words join its base game's index
+    assert "no field" in kiss and "no field" in VOCABULARY.ruleset_synonyms["choam-richese"]
+    assert imp["money"] == ("solari",) and "solari" not in kiss.get("money", ())
+
+
+def test_synonym_keys_must_be_lowercase(tmp_path):
+    (tmp_path / "vocabulary").mkdir()
+    (tmp_path / "rulesets.json").write_text(json.dumps(
+        {"rulesets": [{"id": "x", "name": "X", "game": "x"}]}))
+    (tmp_path / "vocabulary" / "x.json").write_text(json.dumps({"synonyms": {"Run Away": ["retreat"]}}))
+    with pytest.raises(VocabularyError):
+        load(tmp_path)
+
+
+@pytest.mark.parametrize("q, ruleset, expected", [
+    ("units pull back after losing", "war-for-arrakis", "wfa-cease-retreat"),
+    ("money for spice", "imperium", "imp-sell-melange"),
+    ("dm the moderator", "secret-harkonnen", "sh-private-messages"),
+])
+def test_players_words_find_the_rule(shelf, q, ruleset, expected):
+    assert expected in [h.id for h in shelf.search(q, limit=3, ruleset=ruleset)]
+
+
+# ---------------------------------------------------------------------------------------------
+# boosts weighed by document frequency
+
+
+def test_rarity_follows_document_frequency(shelf):
+    kiss = shelf._backends["kiss"]
+    assert kiss.rarity(stems("forces")[0]) == 0.0  # in most KISS entries
+    assert kiss.rarity(stems("jacurutu")[0]) == 1.0  # in a few
+    assert 0.0 <= kiss.rarity(stems("storm")[0]) < 1.0
+
+
+def test_a_generic_title_word_does_not_outrank_the_whole_question(shelf):
+    # "troops" is in many War for Arrakis entries: the Troop-transport title must not win a
+    # question about how many of them fit in one area
+    got = [h.id for h in shelf.search("how many troops can stand in one area", limit=3, ruleset="war-for-arrakis")]
+    assert got[0] != "wfa-troop-transport" and "qa-wfa-stacking" in got
+
+
+# ---------------------------------------------------------------------------------------------
+# two-rule questions
+
+
+def test_two_halves_are_answered_together(shelf):
+    hits, together = shelf.answer("mentat and swordmaster", ruleset="imperium")
+    assert together is not None and together[0].id == hits[0].id
+    ids = [h.id for h in together]
+    assert ids[1] in [h.id for h in hits[1:5]]
+    assert any("mentat" in i for i in ids) and "imp-swordmaster" in ids  # one rule per half
+
+
+def test_one_topic_questions_have_no_pair(shelf):
+    for q, r in [("kwizatz", "kiss"), ("veto", "secret-harkonnen"), ("swordmaster cost", "imperium")]:
+        hits, together = shelf.answer(q, ruleset=r)
+        assert hits and together is None, q
+
+
+def test_the_api_and_the_rules_page_show_the_pair(tmp_path):
+    from companion import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    c = app.test_client()
+    q = "mentat and swordmaster"
+    body = c.get("/api/rules/search", query_string={"q": q, "ruleset": "imperium"}).json
+    assert len(body["together"]) == 2 and body["together"][0] == body["results"][0]
+    assert body["together"][1] in body["results"][1:5]
+    assert set(body["together"][0]) == set(body["results"][0])
+    assert c.get("/api/rules/search", query_string={"q": "veto", "ruleset": "secret-harkonnen"}).json["together"] == []
+    page = c.get("/rules", query_string={"q": q, "ruleset": "imperium"}).get_data(as_text=True)
+    assert 'id="together"' in page and "These two rules together" in page
+    assert 'id="together"' not in c.get("/rules", query_string={"q": "veto"}).get_data(as_text=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# the eval sets
+
+
+def _words(t: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", t.lower())
+
+
+def test_players_questions_are_not_written_from_their_answers():
+    """No question of the players' set shares 4 consecutive words with the title, aliases or
+    text of an entry it accepts."""
+    by_id = {e.id: e for e in load_corpus(CORPUS)}
+    copied = []
+    for item in json.loads(PLAYERS.read_text(encoding="utf-8")):
+        qw = _words(item["q"])
+        grams = {tuple(qw[i:i + 4]) for i in range(len(qw) - 3)}
+        for i in item["accept"]:
+            e = by_id[i]
+            for field in (e.title, *e.aliases, plain_text(e.text)):
+                w = _words(field)
+                shared = grams & {tuple(w[k:k + 4]) for k in range(len(w) - 3)}
+                copied += [(item["q"], i, " ".join(g)) for g in shared]
+    assert copied == []
+
+
+def test_players_set_covers_every_ruleset():
+    items = json.loads(PLAYERS.read_text(encoding="utf-8"))
+    by_id = {e.id: e for e in load_corpus(CORPUS)}
+    counts = Counter(item["ruleset"] for item in items)
+    assert set(counts) == set(VOCABULARY.rulesets) and min(counts.values()) >= 15, counts
+    for item in items:
+        assert set(item) <= {"q", "accept", "ruleset", "two_rules"}, item
+        assert item["accept"] and all(i in by_id for i in item["accept"]), item
+        assert {by_id[i].ruleset for i in item["accept"]} == {item["ruleset"]}, item
+    qs = [item["q"].strip().lower() for item in items]
+    assert len(qs) == len(set(qs))
+
+
+# ---------------------------------------------------------------------------------------------
+# coverage of the seeds
+
+
+@pytest.mark.skipif(not (SEEDS / "kiss-rules.txt").exists(), reason="seed documents not on this machine")
+def test_every_seed_heading_and_card_maps_to_an_entry():
+    sys.path.insert(0, str(ROOT / "docs" / "tools"))
+    try:
+        import seed_coverage
+    finally:
+        sys.path.pop(0)
+    report = seed_coverage.check(SEEDS, CORPUS)
+    assert set(report) == set(seed_coverage.SEEDS)
+    assert {f: r[4] for f, r in report.items() if r[4]} == {}
+    by_id = {e.id for e in load_corpus(CORPUS)}
+    for fname, by_hand in seed_coverage.MAPPED_BY_HAND.items():
+        assert set(by_hand.values()) <= by_id, fname
+    # the Imperium guide's cards each have an entry of their own
+    imp = report["dune-imperium-howto.txt"]
+    for card in ("carryall", "tiebreaker", "battle for arrakeen", "the voice"):
+        assert card in imp[2] and "card" in imp[2][card] or imp[2][card].startswith("imp-"), card
