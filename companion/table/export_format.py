@@ -62,6 +62,16 @@ def export_schema(config_model: type[BaseModel], seat_ids: tuple[str, ...],
                     if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
                             or self.events[target - 1].type == "undo"):
                         raise ValueError(f"{where}.payload.target: an undo names an earlier entry that is not an undo")
+                if e.type == "amend":
+                    target, entry = e.payload.get("target"), e.payload.get("entry", False)
+                    if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
+                            or self.events[target - 1].type in ("undo", "amend")):
+                        raise ValueError(f"{where}.payload.target: an amendment names an earlier entry "
+                                         f"that is neither an undo nor an amendment")
+                    if not (entry is None or isinstance(entry, dict) and isinstance(entry.get("type"), str)):
+                        raise ValueError(f"{where}.payload.entry: the entry that replaces it, or null")
+                    if not isinstance(e.payload.get("forced", []), list):
+                        raise ValueError(f"{where}.payload.forced: a list")
             return self
 
     return ExportFile
