@@ -168,3 +168,64 @@ def test_an_export_with_a_malformed_amendment_is_refused(client, t):
                            "payload": {"type": "amend", "target": n + 5, "entry": None, "reason": "x"}})
     r = client.post("/api/tables/import", json=data)
     assert r.status_code == 422 and "amendment" in r.get_json()["error"]["message"]
+
+
+def test_two_phones_amending_at_once_one_wins_the_other_is_told_the_table_moved(app, t):
+    import threading
+    from companion.table.service import Stale
+    svc = app.extensions["tables"]
+    rev = svc.table(t.code).revision
+    go, results = threading.Barrier(2), []
+
+    def correct(sectors: int):
+        go.wait()
+        try:
+            svc.amend(t.code, "host", {"seq": t.storm, "entry": {"type": "storm.move", "sectors": sectors},
+                                      "reason": f"it was {sectors}", "revision": rev})
+            results.append(("won", sectors))
+        except Stale as exc:
+            results.append(("stale", exc.current))
+
+    threads = [threading.Thread(target=correct, args=(n,)) for n in (3, 4)]
+    [th.start() for th in threads]
+    [th.join(30) for th in threads]
+    assert sorted(r[0] for r in results) == ["stale", "won"]
+    won = next(n for kind, n in results if kind == "won")
+    assert next(n for kind, n in results if kind == "stale") == rev + 1
+    assert svc.table(t.code).state["storm"]["sector"] == 12 + won
+
+
+def test_snapshots_after_the_amended_entry_are_rebuilt(app, client, monkeypatch):
+    import json
+    import time
+
+    from companion.table import service as service_mod
+    monkeypatch.setattr(service_mod, "SNAPSHOT_EVERY", 10)
+    t = create_table(client, ["atreides", "harkonnen"])
+    for i in range(25):
+        ok(client, t, type="spice.set", faction="atreides", amount=i)
+    tables = app.extensions["tables"]
+    path = tables.snapshot_dir / f"{t.code}.json"
+
+    def snapshot_seq():
+        for _ in range(200):
+            try:
+                return json.loads(path.read_text())["seq"]
+            except (OSError, ValueError):
+                time.sleep(0.02)
+
+    deadline = time.monotonic() + 10
+    while snapshot_seq() != 20 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    old = path.read_text()
+    s = amend(client, t, seq=15, entry={"type": "spice.set", "faction": "atreides", "amount": 99}, reason="99")
+    while snapshot_seq() != 26 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert snapshot_seq() == 26  # the snapshot at 20 folded entry 15 as it was: a new one at 26
+    ok(client, t, type="storm.set", sector=3)
+    s = ok(client, t, type="spice.set", faction="harkonnen", amount=7)
+    for snap in (path.read_text(), old):  # a fresh server loads from either: the same table
+        path.write_text(snap)
+        fresh = service_mod.TableService(tables.store, snapshot_dir=tables.snapshot_dir)
+        assert fresh.table(t.code).state == tables.table(t.code).state
+    assert s["factions"]["atreides"]["spice"] == 24  # entry 25 (24) still stands after entry 15 (now 99)

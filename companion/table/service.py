@@ -517,8 +517,9 @@ class TableService:
             events = self.all_events(t) + [{"seq": t.revision + 1, "type": "amend", "payload": stored,
                                             "seat": role}]
             state, _ = self.fold(t.code, t.config, events)
+            snap = t.snapshot_seq
             self._append(t, role, "amend", stored, p.secret_for, summary, state)
-            if t.snapshot_seq >= seq:  # the last snapshot folded the entry as it was: take a new one
+            if snap >= seq and t.snapshot_seq == snap:  # it folded the entry as it was: a new one
                 self._write_snapshot_later(t)
             return t.state
 
