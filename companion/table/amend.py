@@ -54,11 +54,25 @@ def effective(events: list[dict], undone) -> list[dict]:
 
 
 class AmendError(Exception):
-    """A malformed amendment (422), with ``fields`` like any refused entry."""
+    """A refused amendment: 422 (``validation``: the replacing entry's pydantic error), or 403
+    with ``forbidden``. The service turns it into its own errors."""
 
-    def __init__(self, message: str, rule: str | None = None, overridable: bool = False):
+    def __init__(self, message: str, rule: str | None = None, overridable: bool = False, *,
+                 forbidden: bool = False, validation: ValidationError | None = None):
         super().__init__(message)
         self.message, self.rule, self.overridable = message, rule, overridable
+        self.forbidden, self.validation = forbidden, validation
+
+
+class Conflicts(Exception):
+    """An amendment that later entries no longer survive (HTTP 409, ``error.conflicts``)."""
+
+    def __init__(self, conflicts: list[dict], hard: bool = False):
+        n = len(conflicts)
+        super().__init__(f"That correction breaks {n} later entr{'y' if n == 1 else 'ies'}: "
+                         + ("some cannot be overridden; correct them first." if hard else
+                            "correct them, or override to keep them as the table played them."))
+        self.conflicts, self.hard = conflicts, hard
 
 
 @dataclass
@@ -101,28 +115,28 @@ def check_body(body) -> tuple[int, dict | None, str, int, bool]:
 
 def plan(service, t, role: str, seq: int, entry: dict | None, override: bool, reason: str) -> Plan:
     """Replay the table with entry ``seq`` replaced by ``entry`` (called with ``t.lock`` held)."""
-    from .service import EntryError, Forbidden, initial_state, validation_message
     game = games.of_config(t.config)
     events = service.all_events(t)
     target = events[seq - 1] if seq <= len(events) and events[seq - 1]["seq"] == seq else \
         next((e for e in events if e["seq"] == seq), None)
     if target is None:
-        raise EntryError(f"There is no entry #{seq} at this table.")
+        raise AmendError(f"There is no entry #{seq} at this table.")
     if target["type"] in SPINE_TYPES:
-        raise EntryError(f"Entry #{seq} is an {target['type']}: undo it, or correct the entry it names.")
+        raise AmendError(f"Entry #{seq} is an {target['type']}: undo it, or correct the entry it names.")
     if seq in t.undone:
-        raise EntryError(f"Entry #{seq} was undone (by #{t.undone[seq]}): there is nothing to correct.")
+        raise AmendError(f"Entry #{seq} was undone (by #{t.undone[seq]}): there is nothing to correct.")
     if role != "host" and role != target["seat"]:
-        raise Forbidden(f"Only the host or {game.seat_name(target['seat'])}, who made entry #{seq}, can correct it.")
+        raise AmendError(f"Only the host or {game.seat_name(target['seat'])}, who made entry #{seq}, can correct it.",
+                         forbidden=True)
     why = game.undoable(target)
     if why:
-        raise EntryError(why)
+        raise AmendError(why)
     live = effective(events, t.undone)
     prior = [e for e in live if e["seq"] < seq]
     later = [e for e in live if e["seq"] > seq]
     current = next((e for e in live if e["seq"] == seq), None)  # None: struck already
 
-    state = initial_state(t.code, t.config)
+    state = game.new_state(t.code, t.config)
     service._replay(t.code, state, prior, strict=False)
     before = copy.deepcopy(state)
     if current is not None:
@@ -135,21 +149,20 @@ def plan(service, t, role: str, seq: int, entry: dict | None, override: bool, re
         type_ = entry.get("type")
         at = game.registry.get(type_) if isinstance(type_, str) else None
         if at is None or type_ in SPINE_TYPES:
-            raise EntryError(f"entry.type: unknown entry type {type_!r}.")
+            raise AmendError(f"entry.type: unknown entry type {type_!r}.")
         body = {k: v for k, v in entry.items() if k != "revision"}
         try:
             payload = at.model.model_validate(body)
         except ValidationError as exc:
-            message, fields = validation_message(exc)
-            raise EntryError(f"entry.{message}", fields=fields) from None
+            raise AmendError("entry", validation=exc) from None
         service.authorise(role, at, payload, t)
         if payload.override and not (payload.reason or "").strip():
-            raise EntryError("An override needs a short reason, so the table's history says why.")
+            raise AmendError("An override needs a short reason, so the table's history says why.")
         ctx = game.context(target["seat"], payload.override or override, payload.reason or reason)
         try:
             at.handler(ctx, state, payload)
         except game.refusal as exc:
-            raise EntryError(f"The correction itself is refused: {exc.message}", exc.rule,
+            raise AmendError(f"The correction itself is refused: {exc.message}", exc.rule,
                              overridable=exc.overridable) from None
         stored = payload.model_dump(by_alias=True, exclude={"revision"}, exclude_defaults=False)
         summary = ctx.summary or (at.summary(payload) if at.summary else type_)
@@ -194,7 +207,7 @@ def plan(service, t, role: str, seq: int, entry: dict | None, override: bool, re
                 state = rebuild()
     problems = game.invariants(state)
     if problems:
-        raise EntryError(f"That correction would break the game's bookkeeping ({problems[0]}); it was refused.")
+        raise AmendError(f"That correction would break the game's bookkeeping ({problems[0]}); it was refused.")
     return Plan(target, stored, summary, before, after_entry, state, conflicts, hard, secret_for, now_says)
 
 

@@ -27,6 +27,7 @@ from .. import games
 from .store import StaleWrite, Store
 from .export_format import EXPORT_FORMAT
 from . import amend as amending
+from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
 
 log = logging.getLogger(__name__)
 
@@ -50,17 +51,6 @@ class EntryError(Exception):
 
 class Forbidden(Exception):
     pass
-
-
-class Conflicts(Exception):
-    """An amendment that later entries no longer survive (HTTP 409, ``error.conflicts``)."""
-
-    def __init__(self, conflicts: list[dict], hard: bool = False):
-        n = len(conflicts)
-        super().__init__(f"That correction breaks {n} later entr{'y' if n == 1 else 'ies'}: "
-                         + ("some cannot be overridden; correct them first." if hard else
-                            "correct them, or override to keep them as the table played them."))
-        self.conflicts, self.hard = conflicts, hard
 
 
 class Stale(Exception):
@@ -496,23 +486,27 @@ class TableService:
             return t.state
 
     def amend(self, code: str, role: str, body: dict, *, dry_run: bool = False):
-        """Replace (or strike) an earlier entry and replay everything after it (``amend.py``).
-        Later entries the rules now refuse: ``Conflicts`` (409) and nothing changes, unless the
-        body says ``override``. ``dry_run``: the plan only (the phones' preview)."""
+        """Replace (or strike) an earlier entry, replay all after it (``amend.py``); ``Conflicts``
+        unless ``override``; ``dry_run``: only the plan (the phones' preview)."""
         t = self.table(code)
         if role == "board":
             raise Forbidden("The board view can only watch.")
-        try:
-            seq, entry, reason, revision, override = amending.check_body(body)
-        except amending.AmendError as exc:
-            raise EntryError(exc.message) from None
         with t.lock:
-            self._check_revision(t, revision)
-            p = amending.plan(self, t, role, seq, entry, override, reason)
+            try:
+                seq, entry, reason, revision, override = amending.check_body(body)
+                self._check_revision(t, revision)
+                p = amending.plan(self, t, role, seq, entry, override, reason)
+            except amending.AmendError as exc:
+                if exc.forbidden:
+                    raise Forbidden(exc.message) from None
+                if exc.validation is not None:
+                    message, fields = validation_message(exc.validation)
+                    raise EntryError(f"entry.{message}", fields=fields) from None
+                raise EntryError(exc.message, exc.rule, overridable=exc.overridable) from None
             if dry_run:
                 return p
             if p.conflicts and (not override or p.hard):
-                raise Conflicts(p.conflicts, hard=p.hard)
+                raise amending.Conflicts(p.conflicts, hard=p.hard)
             stored, summary = amending.amend_entry(p, reason, override)
             events = self.all_events(t) + [{"seq": t.revision + 1, "type": "amend", "payload": stored,
                                             "seat": role}]
