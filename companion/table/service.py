@@ -508,11 +508,8 @@ class TableService:
             if p.conflicts and (not override or p.hard):
                 raise amending.Conflicts(p.conflicts, hard=p.hard)
             stored, summary = amending.amend_entry(p, reason, override)
-            events = self.all_events(t) + [{"seq": t.revision + 1, "type": "amend", "payload": stored,
-                                            "seat": role}]
-            state, _ = self.fold(t.code, t.config, events)
-            snap = t.snapshot_seq
-            self._append(t, role, "amend", stored, p.secret_for, summary, state)
+            snap = t.snapshot_seq  # p.state is what a fold of the entries with this one gives
+            self._append(t, role, "amend", stored, p.secret_for, summary, p.state)
             if snap >= seq and t.snapshot_seq == snap:  # it folded the entry as it was: a new one
                 self._write_snapshot_later(t)
             return t.state
