@@ -168,6 +168,19 @@ def test_an_export_with_a_malformed_amendment_is_refused(client, t):
                            "payload": {"type": "amend", "target": n + 5, "entry": None, "reason": "x"}})
     r = client.post("/api/tables/import", json=data)
     assert r.status_code == 422 and "amendment" in r.get_json()["error"]["message"]
+    for payload in ({"type": "amend", "target": 2, "entry": None, "reason": "x", "forced": [{"seq": 1}]},
+                    {"type": "amend", "target": 2, "entry": {"type": "storm.move", "sectors": "three"},
+                     "reason": "x"},
+                    {"type": "amend", "target": 2, "entry": None}):
+        data["events"][-1]["payload"] = payload
+        r = client.post("/api/tables/import", json=data)
+        assert r.status_code == 422, payload
+    data["events"][-1]["payload"] = {"type": "amend", "target": t.storm, "entry": {"type": "storm.move", "sectors": 3},
+                                     "reason": "it was 3", "forced": []}
+    r = client.post("/api/tables/import", json=data)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    d = r.get_json()
+    assert state(client, d["table"], d["host_token"])["storm"]["sector"] == 15
 
 
 def test_two_phones_amending_at_once_one_wins_the_other_is_told_the_table_moved(app, t):

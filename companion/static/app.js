@@ -170,9 +170,10 @@
   // (at first sight of a table, everything up to the page's revision counts as seen).
   function amendToast() {
     var note = document.getElementById("amend-note"), view = document.getElementById("view");
+    if (!view) { return; }  // only a table page (its live part) counts what this tab has seen
     var key = "amend-seen:" + location.pathname.split("/").slice(0, 3).join("/");
     var seen = parseInt(sessionStorage.getItem(key) || "", 10);
-    if (isNaN(seen)) { seen = view ? parseInt(view.getAttribute("data-revision") || "0", 10) : 0; }
+    if (isNaN(seen)) { seen = parseInt(view.getAttribute("data-revision") || "0", 10); }
     var seq = note ? parseInt(note.getAttribute("data-seq"), 10) : 0;
     sessionStorage.setItem(key, String(Math.max(seen, seq)));
     if (note && seq > seen) {

@@ -70,8 +70,12 @@ def export_schema(config_model: type[BaseModel], seat_ids: tuple[str, ...],
                                          f"that is neither an undo nor an amendment")
                     if not (entry is None or isinstance(entry, dict) and isinstance(entry.get("type"), str)):
                         raise ValueError(f"{where}.payload.entry: the entry that replaces it, or null")
-                    if not isinstance(e.payload.get("forced", []), list):
-                        raise ValueError(f"{where}.payload.forced: a list")
+                    forced = e.payload.get("forced", [])
+                    if not isinstance(e.payload.get("reason"), str) or not isinstance(forced, list) or not all(
+                            isinstance(f, dict) and isinstance(f.get("seq"), int) and target < f["seq"] < e.seq
+                            and isinstance(f.get("message"), str) for f in forced):
+                        raise ValueError(f"{where}.payload: an amendment has a reason and the later entries "
+                                         f"it forced ({{seq, message, rule}})")
             return self
 
     return ExportFile
