@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app  # noqa: E402
 
 SIX = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
-TOKEN = "bench-host-token"
+TOKEN = "bench-host-token-"  # + the table code: one credential per table, even in a shared database
 
 
 def entry(i: int) -> dict:
@@ -52,9 +52,9 @@ def measure(size: int, rounds: int, database: str | None) -> list[float]:
         events = [{"seq": i, "seat": "host", "type": e["type"], "ts": now + i * 1e-6, "secret_for": None,
                    "summary": e["type"], "payload": e} for i, e in ((i, entry(i)) for i in range(1, size + 1))]
         code = tables.new_code()
-        tables.store.import_table(code, {"factions": SIX, "turns": 10, "options": {}}, {"host": TOKEN}, events)
+        tables.store.import_table(code, {"factions": SIX, "turns": 10, "options": {}}, {"host": TOKEN + code}, events)
         client = app.test_client()
-        headers = {"Authorization": f"Bearer {TOKEN}"}
+        headers = {"Authorization": f"Bearer {TOKEN}{code}"}
         rev = client.get(f"/api/tables/{code}/state", headers=headers).get_json()["revision"]
         rng = random.Random(size)
         times = []
