@@ -140,3 +140,67 @@ def test_a_table_survives_a_fresh_app_on_the_same_data_dir(tmp_path):
     assert second.get(f"/api/tables/{t.code}/state", headers=bearer(t.seats["guild"])).status_code == 401
     act(second, t.code, t.host, type="storm.set", sector=11)
     assert state(second, t.code, t.host)["revision"] == 6
+
+
+def test_kill_9_during_amendments_leaves_the_table_as_before_or_after_one(live_server, tmp_path):
+    """A long table is corrected again and again while the server is killed: after the restart
+    the table is as it was after the last acknowledged amendment, or after the next one, whole."""
+    data = tmp_path / "data"
+    srv = live_server(data)
+    status, t = srv.request("POST", "/api/tables", {"factions": ["atreides", "fremen"]})
+    code, host = t["table"], t["host_token"]
+    rev = 0
+    for i in range(300):
+        entry = {"type": "spice.set", "faction": "atreides", "amount": i} if i % 2 else \
+            {"type": "storm.set", "sector": 1 + i % 18}
+        status, body = srv.request("POST", f"/api/tables/{code}/actions", {**entry, "revision": rev}, host)
+        assert status == 200, body
+        rev = body["revision"]
+    acked: list[tuple[int, dict]] = []   # (fremen spice said by the amendment, state after it)
+    sent: list[int] = []
+    stop = threading.Event()
+
+    def writer():
+        nonlocal rev
+        n = 0
+        while not stop.is_set():
+            n += 1
+            sent.append(n)
+            body = {"seq": 2, "entry": {"type": "spice.set", "faction": "fremen", "amount": n % 40},
+                    "reason": f"correction {n}", "revision": rev}
+            try:
+                status, answer = srv.request("POST", f"/api/tables/{code}/amend", body, host)
+            except (OSError, http.client.HTTPException):
+                return
+            if status == 200:
+                acked.append((n % 40, answer))
+                rev = answer["revision"]
+            elif status == 409:
+                rev = answer["state"]["revision"]
+
+    th = threading.Thread(target=writer)
+    th.start()
+    deadline = time.monotonic() + 20
+    while len(acked) < 8 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    srv.kill9()
+    stop.set()
+    th.join(15)
+    assert len(acked) >= 8
+
+    again = live_server(data)
+    status, s = again.request("GET", f"/api/tables/{code}/state", token=host)
+    assert status == 200
+    last_amount, last_state = acked[-1]
+    status, h = again.request("GET", f"/api/tables/{code}/history", token=host)
+    amends = [e for e in h["entries"] if e["type"] == "amend"]
+    assert [e["seq"] for e in h["entries"]] == list(range(1, len(h["entries"]) + 1))
+    if s["revision"] == last_state["revision"]:
+        assert s == last_state  # as after the last acknowledged amendment
+    else:  # the one in flight went in whole: its entry, its replay, nothing between
+        assert s["revision"] == last_state["revision"] + 1 and len(amends) == len(acked) + 1
+        n = sent[-1] if len(sent) > len(acked) else None
+        assert n is not None and s["factions"]["fremen"]["spice"] == n % 40
+        assert h["entries"][1]["amended_by"] == amends[-1]["seq"]
+    assert s["factions"]["fremen"]["spice"] == amends[-1]["payload"]["entry"]["amount"]
+    assert h["entries"][1]["amended_by"] == amends[-1]["seq"]

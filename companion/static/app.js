@@ -165,6 +165,26 @@
     toastTimer = setTimeout(function () { t.hidden = true; }, 2600);
   });
 
+  // A correction of the past (an amendment) is toasted once on every phone, live: the newest one
+  // the page shows (#amend-note) is compared with the newest this tab has seen for the table
+  // (at first sight of a table, everything up to the page's revision counts as seen).
+  function amendToast() {
+    var note = document.getElementById("amend-note"), view = document.getElementById("view");
+    if (!view) { return; }  // only a table page (its live part) counts what this tab has seen
+    var key = "amend-seen:" + location.pathname.split("/").slice(0, 3).join("/");
+    var seen = parseInt(sessionStorage.getItem(key) || "", 10);
+    if (isNaN(seen)) { seen = parseInt(view.getAttribute("data-revision") || "0", 10); }
+    var seq = note ? parseInt(note.getAttribute("data-seq"), 10) : 0;
+    sessionStorage.setItem(key, String(Math.max(seen, seq)));
+    if (note && seq > seen) {
+      document.body.dispatchEvent(new CustomEvent("entry-done", { detail: { text: note.getAttribute("data-text") } }));
+    }
+  }
+  document.addEventListener("DOMContentLoaded", amendToast);
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.target && e.target.id === "view") { amendToast(); }
+  });
+
   // Nothing jumps: the page keeps its scroll position across every swap (scroll anchoring is off in
   // the CSS; this also undoes any jump a browser makes while the content under it changes).
   var keep = null;

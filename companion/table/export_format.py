@@ -62,6 +62,20 @@ def export_schema(config_model: type[BaseModel], seat_ids: tuple[str, ...],
                     if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
                             or self.events[target - 1].type == "undo"):
                         raise ValueError(f"{where}.payload.target: an undo names an earlier entry that is not an undo")
+                if e.type == "amend":
+                    target, entry = e.payload.get("target"), e.payload.get("entry", False)
+                    if (not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < e.seq
+                            or self.events[target - 1].type in ("undo", "amend")):
+                        raise ValueError(f"{where}.payload.target: an amendment names an earlier entry "
+                                         f"that is neither an undo nor an amendment")
+                    if not (entry is None or isinstance(entry, dict) and isinstance(entry.get("type"), str)):
+                        raise ValueError(f"{where}.payload.entry: the entry that replaces it, or null")
+                    forced = e.payload.get("forced", [])
+                    if not isinstance(e.payload.get("reason"), str) or not isinstance(forced, list) or not all(
+                            isinstance(f, dict) and isinstance(f.get("seq"), int) and target < f["seq"] < e.seq
+                            and isinstance(f.get("message"), str) for f in forced):
+                        raise ValueError(f"{where}.payload: an amendment has a reason and the later entries "
+                                         f"it forced ({{seq, message, rule}})")
             return self
 
     return ExportFile

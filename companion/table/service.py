@@ -26,6 +26,8 @@ from pydantic import ValidationError
 from .. import games
 from .store import StaleWrite, Store
 from .export_format import EXPORT_FORMAT
+from . import amend as amending
+from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +275,7 @@ class TableService:
         """Apply ``new`` entries to the table's state; an undo among them replays everything."""
         if not new:
             return
-        if any(e["type"] == "undo" for e in new):
+        if any(e["type"] in amending.SPINE_TYPES for e in new):  # an undo or an amendment: replay all
             t.state, t.undone = self.fold(t.code, t.config, self.all_events(t))
             return
         state = copy.deepcopy(t.state)
@@ -344,13 +346,13 @@ class TableService:
         (importing a file) it is refused instead."""
         undone = {e["payload"]["target"]: e["seq"] for e in events if e["type"] == "undo"}
         state = initial_state(code, config)
-        self._replay(code, state, [e for e in events if e["seq"] not in undone], strict=strict)
+        self._replay(code, state, amending.effective(events, undone), strict=strict)
         state["revision"] = events[-1]["seq"] if events else 0
         return state, undone
 
     def _replay(self, code: str, state: dict, events: list[dict], *, strict: bool) -> None:
         for e in events:
-            if e["type"] == "undo":
+            if e["type"] in amending.SPINE_TYPES:
                 continue
             game = games.of_state(state)
             at = game.registry.get(e["type"])
@@ -483,6 +485,35 @@ class TableService:
             t.undone = undone
             return t.state
 
+    def amend(self, code: str, role: str, body: dict, *, dry_run: bool = False):
+        """Replace (or strike) an earlier entry, replay all after it (``amend.py``); ``Conflicts``
+        unless ``override``; ``dry_run``: only the plan (the phones' preview)."""
+        t = self.table(code)
+        if role == "board":
+            raise Forbidden("The board view can only watch.")
+        with t.lock:
+            try:
+                seq, entry, reason, revision, override = amending.check_body(body)
+                self._check_revision(t, revision)
+                p = amending.plan(self, t, role, seq, entry, override, reason)
+            except amending.AmendError as exc:
+                if exc.forbidden:
+                    raise Forbidden(exc.message) from None
+                if exc.validation is not None:
+                    message, fields = validation_message(exc.validation)
+                    raise EntryError(f"entry.{message}", fields=fields) from None
+                raise EntryError(exc.message, exc.rule, overridable=exc.overridable) from None
+            if dry_run:
+                return p
+            if p.conflicts and (not override or p.hard):
+                raise amending.Conflicts(p.conflicts, hard=p.hard)
+            stored, summary = amending.amend_entry(p, reason, override)
+            snap = t.snapshot_seq  # p.state is what a fold of the entries with this one gives
+            self._append(t, role, "amend", stored, p.secret_for, summary, p.state)
+            if snap >= seq and t.snapshot_seq == snap:  # it folded the entry as it was: a new one
+                self._write_snapshot_later(t)
+            return t.state
+
     # -- reading -------------------------------------------------------------------------------
     def wait_for_change(self, code: str, since: int, timeout: float) -> int:
         t = self.table(code)
@@ -500,16 +531,18 @@ class TableService:
             undone = dict(t.undone)
             state = t.state
         game = games.of_config(t.config)
+        marks = amending.Marks(events, undone)
         out = []
         for e in events:
             hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state)
-            out.append({
+            line = {
                 "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
                 "payload": None if hidden else e["payload"],
                 "undone_by": undone.get(e["seq"]),
                 "override": bool(e["payload"].get("override")) if not hidden else False,
-            })
+            }
+            out.append(marks.mark(line, hidden))
         return out
 
     def export(self, code: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 
 from .. import games
-from ..table.service import EntryError, Forbidden, Stale
+from ..table.service import Conflicts, EntryError, Forbidden, Stale
 from ..table.views import view_for
 from . import auth
 from .security import read_json
@@ -70,6 +70,10 @@ def run_entry(code: str, role: str, fn):
         fresh = view_for(tables().table(code).state, role)
         body = {"error": {"message": str(exc), "rule": None, "revision": exc.current}, "state": fresh}
         return make_response(jsonify(body), 409)
+    except Conflicts as exc:  # an amendment later entries no longer survive: nothing changed
+        body = {"error": {"message": str(exc), "rule": None, "conflicts": exc.conflicts,
+                          "overridable": not exc.hard}}
+        return make_response(jsonify(body), 409)
     except Forbidden as exc:
         return error(403, str(exc))
     except EntryError as exc:
@@ -133,6 +137,16 @@ def undo(code):
     if extra:
         return error(422, f"{extra[0]}: an undo takes only 'revision'.")
     return run_entry(code, role, lambda: tables().undo(code, role, revision))
+
+
+@bp.post("/tables/<code>/amend")
+def amend(code):
+    """Correct an earlier entry (or strike it, ``"entry": null``); every later entry replays."""
+    role = authenticated(code)
+    body = read_json()
+    if not isinstance(body, dict):
+        return error(422, 'Send {"seq": n, "entry": {...} or null, "reason": "...", "revision": r}.')
+    return run_entry(code, role, lambda: tables().amend(code, role, body))
 
 
 @bp.get("/tables/<code>/history")

@@ -151,21 +151,28 @@ class DuneGame:
         for e in checked.events:
             if e.type == "undo":
                 continue
-            if e.type not in self.registry:
-                raise ConfigError(f"Entry {e.seq} has an unknown type {e.type!r}.")
+            entry = e.payload if e.type != "amend" else e.payload.get("entry")  # an amendment's own entry
+            if entry is None:
+                continue
+            type_ = entry.get("type") if e.type == "amend" else e.type
+            if type_ not in self.registry:
+                raise ConfigError(f"Entry {e.seq} has an unknown type {type_!r}.")
             try:  # undone entries too: everything stored is well-formed
-                self.registry[e.type].model.model_validate(e.payload)
+                self.registry[type_].model.model_validate(entry)
             except ValidationError as exc:
                 message, _ = validation_message(exc)
-                raise ConfigError(f"Entry {e.seq} ({e.type}) is malformed: {message}") from None
+                raise ConfigError(f"Entry {e.seq} ({type_}) is malformed: {message}") from None
         config = checked.config.model_dump()
         config["options"] = checked.config.options.model_dump(exclude_none=True)
         events = []
         for e in checked.events:
             event = e.model_dump()
-            at = self.registry.get(e.type)
-            if at is not None and at.secret and at.seat_field:  # hidden as the entry says, not as the file says
-                value = e.payload.get(at.seat_field)
+            entry = e.payload.get("entry") if e.type == "amend" else e.payload
+            at = self.registry.get(entry.get("type") if e.type == "amend" and entry else e.type)
+            if e.type == "amend" and events[e.payload["target"] - 1]["secret_for"]:  # as secret as what it corrects
+                event["secret_for"] = events[e.payload["target"] - 1]["secret_for"]
+            elif at is not None and at.secret and at.seat_field:  # hidden as the entry says, not as the file says
+                value = entry.get(at.seat_field)
                 event["secret_for"] = value if value in config["factions"] else (
                     e.secret_for or (e.seat if e.seat != "host" else None))
             events.append(event)

@@ -8,8 +8,8 @@ from .pages import (START_FORM, board, board_seat, history, host, join, seats, s
 
 
 def blueprints() -> list:
-    from . import api, battle_api, forms, fragments, pages
-    return [pages.bp, fragments.bp, forms.bp, api.bp, battle_api.bp]
+    from . import api, battle_api, correct, forms, fragments, pages
+    return [pages.bp, fragments.bp, forms.bp, api.bp, battle_api.bp, correct.bp]
 
 
 __all__ = ["API_BODY_HINT", "START_FORM", "blueprints", "board", "board_seat", "history", "host", "join", "renders", "seats",

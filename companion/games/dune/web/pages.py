@@ -7,6 +7,7 @@ import json
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from .... import games
 from ....table.service import EntryError
 from ....table.views import view_for
 from ....web import auth
@@ -80,9 +81,18 @@ def page_context(t, role: str, error: dict | None = None) -> dict:
     """Everything a table page or its live fragment needs, computed once per render."""
     from .fragments import deck_left, legal_choices
     s = view_for(t.state, role)
-    return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES,
+    return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES, "amend_note": amend_note(t, role),
             "legal": legal_choices(t, role),
             "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
+
+
+def amend_note(t, role: str) -> dict | None:
+    """The latest correction this seat may read (every phone toasts it once, live)."""
+    game = games.of_config(t.config)
+    for e in reversed(t.events[-50:]):
+        if e["type"] == "amend" and (e["secret_for"] is None or game.may_read(role, e["secret_for"], t.state)):
+            return {"seq": e["seq"], "text": e["summary"]}
+    return None
 
 
 def table(t, role):
@@ -115,8 +125,16 @@ def render_refusal(code: str, role: str, error: dict):
     return response
 
 
+def correctable(e: dict, role: str) -> bool:
+    """The entries a seat may correct from History: its own (the host's: every one)."""
+    return (e["type"] not in ("undo", "amend") and not e["undone_by"] and e["payload"] is not None
+            and (role == "host" or e["seat"] == role))
+
+
 def history(t, role):
     entries = list(reversed(tables().history(t.code, role)))
+    for e in entries:  # "Correct…" and "Strike" on my entries (the host's: every entry)
+        e["correctable"] = role != "board" and correctable(e, role)
     return no_store(make_response(render_template("dune/history.html", code=t.code, role=role, entries=entries)))
 
 
