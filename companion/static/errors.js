@@ -29,11 +29,12 @@
     var writing = cfg.verb && cfg.verb.toLowerCase() !== "get";
     var xhr = detail.xhr;
     if (kind === "send") {
-      return writing ? "Not sent: the companion cannot be reached (server stopped or Wi-Fi lost). Nothing was saved."
+      return writing ? "No answer: the companion cannot be reached (server stopped or Wi-Fi lost), so this phone " +
+                       "cannot tell whether the entry landed. Retry is safe: it is recorded once, never twice."
                      : "Could not refresh: the companion cannot be reached (server stopped or Wi-Fi lost).";
     }
     if (kind === "timeout") {
-      return writing ? "No answer from the companion in time. Retry is safe: the table refuses a duplicate entry."
+      return writing ? "No answer from the companion in time. Retry is safe: the entry is recorded once, never twice."
                      : "No answer from the companion in time.";
     }
     var status = xhr ? xhr.status : 0;
@@ -106,23 +107,54 @@
       retry.className = "retry";
       retry.textContent = "Retry";
       var cfg = detail.requestConfig || {};
+      var again = resend(elt, cfg);
       retry.addEventListener("click", function () {
         retry.disabled = true;
         retry.textContent = "Retrying…";
-        if (elt.isConnected && cfg.verb && cfg.path) {
-          htmx.ajax(cfg.verb.toUpperCase(), cfg.path, { source: elt }).then(function () {
-            retry.disabled = false;
-            retry.textContent = "Retry";
-          });
-        } else {
-          htmx.trigger(document.body, "resync");
-        }
+        again().then(function () {
+          retry.disabled = false;
+          retry.textContent = "Retry";
+        });
       });
       box.appendChild(retry);
+      // a write whose answer never came: sent again by itself when the phone is back online
+      if (kind !== "response" && writing(cfg)) { box.__resend = again; }
     }
     anchor.node.insertAdjacentElement(anchor.where, box);
     elt.__failNotice = box;
   }
+
+  function writing(cfg) { return !!cfg.verb && cfg.verb.toLowerCase() !== "get"; }
+
+  // the same request again: the same fields (the tapped button's value too) and the same
+  // Idempotency-Key, so a request that did land is answered "already recorded", never made twice
+  function resend(elt, cfg) {
+    var values = null, headers = {};
+    var key = cfg.headers && cfg.headers["Idempotency-Key"];
+    if (key) { headers["Idempotency-Key"] = key; }
+    if (writing(cfg) && cfg.formData && cfg.formData.forEach) {
+      values = {};
+      cfg.formData.forEach(function (v, k) {
+        if (!values.hasOwnProperty(k)) { values[k] = v; }
+        else { values[k] = [].concat(values[k], v); }
+      });
+    }
+    return function () {
+      if (elt.isConnected && cfg.verb && cfg.path) {
+        var ctx = { source: elt, headers: headers };
+        if (values) { ctx.values = values; }
+        return htmx.ajax(cfg.verb.toUpperCase(), cfg.path, ctx);
+      }
+      htmx.trigger(document.body, "resync");
+      return Promise.resolve();
+    };
+  }
+
+  window.addEventListener("online", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".req-failed"), function (n) {
+      if (n.__resend) { var again = n.__resend; n.__resend = null; again(); }
+    });
+  });
 
   document.addEventListener("htmx:responseError", function (e) { show("response", e); });
   document.addEventListener("htmx:sendError", function (e) { show("send", e); });
@@ -140,10 +172,14 @@
   });
 
   // the live stream: a bar at the top while it is down, with a button to try at once
+  // one bar at most: an sseError that repeats while the stream is down never adds a second one,
+  // and the bar goes as soon as the stream (or any refresh of the view) works again
   var bar = null, shown = null;
   function liveDown() {
-    if (bar) { return; }
+    if (bar || shown) { return; }
     shown = setTimeout(function () {
+      shown = null;
+      if (document.querySelector(".live-failed")) { bar = document.querySelector(".live-failed"); return; }
       bar = document.createElement("div");
       bar.className = "live-failed";
       bar.setAttribute("role", "status");
@@ -161,8 +197,11 @@
   }
   function liveUp() {
     clearTimeout(shown);
-    if (bar) { bar.remove(); bar = null; }
+    shown = null;
+    bar = null;
+    Array.prototype.forEach.call(document.querySelectorAll(".live-failed"), function (n) { n.remove(); });
   }
   document.addEventListener("htmx:sseError", liveDown);
   document.addEventListener("htmx:sseOpen", liveUp);
+  document.addEventListener("htmx:sseMessage", liveUp);
 })();
