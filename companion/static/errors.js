@@ -74,12 +74,23 @@
     }
   }
 
+  function keyOf(cfg) { return (cfg && cfg.headers && cfg.headers["Idempotency-Key"]) || null; }
+
   function show(kind, e) {
     var detail = e.detail || {};
     var elt = detail.elt;
-    var anchor = anchorFor(elt);
+    var cfg0 = detail.requestConfig || {};
+    // a write whose answer never came (it may have landed): its notice floats above the page, so
+    // that live refreshes of the view keep it, until that same request (same key) is answered
+    var lost = kind !== "response" && writing(cfg0) && keyOf(cfg0);
+    var anchor = lost ? { node: document.body, where: "beforeend" } : anchorFor(elt);
     if (!anchor) { return; }
     clear(elt);
+    if (lost) {
+      Array.prototype.forEach.call(document.querySelectorAll(".req-failed.lost"), function (n) {
+        if (n.__key === lost) { n.remove(); }
+      });
+    }
     var box = document.createElement("div");
     box.className = "req-failed";
     box.setAttribute("data-kind", kind);
@@ -118,10 +129,14 @@
       });
       box.appendChild(retry);
       // a write whose answer never came: sent again by itself when the phone is back online
-      if (kind !== "response" && writing(cfg)) { box.__resend = again; }
+      if (lost) { box.__resend = again; }
+    }
+    if (lost) {
+      box.className += " lost floating";
+      box.__key = lost;
     }
     anchor.node.insertAdjacentElement(anchor.where, box);
-    elt.__failNotice = box;
+    if (!lost) { elt.__failNotice = box; }
   }
 
   function writing(cfg) { return !!cfg.verb && cfg.verb.toLowerCase() !== "get"; }
@@ -139,22 +154,39 @@
         else { values[k] = [].concat(values[k], v); }
       });
     }
+    function answered() {  // this request got an answer (recorded, or refused): its notice is over
+      Array.prototype.forEach.call(document.querySelectorAll(".req-failed.lost"), function (n) {
+        if (n.__key === key) { n.remove(); }
+      });
+    }
     return function () {
-      if (elt.isConnected && cfg.verb && cfg.path) {
+      return send().then(answered, function () {});
+    };
+    function send() {
+      if (!key && elt.isConnected && cfg.verb && cfg.path) {
         var ctx = { source: elt, headers: headers };
         if (values) { ctx.values = values; }
         return htmx.ajax(cfg.verb.toUpperCase(), cfg.path, ctx);
       }
+      if (key && cfg.verb && cfg.path && document.getElementById("view")) {
+        // the same request (fields and key), sent from the page: the form it came from may be
+        // refreshed away meanwhile, and the answer (the fresh view, "already recorded") still lands
+        var target = cfg.target && cfg.target.isConnected ? cfg.target : "#view";
+        return htmx.ajax(cfg.verb.toUpperCase(), cfg.path,
+                         { source: document.body, target: target, swap: "innerHTML", headers: headers,
+                           values: values || {} });
+      }
       htmx.trigger(document.body, "resync");
-      return Promise.resolve();
-    };
+      return Promise.reject(new Error("nothing to send again"));
+    }
   }
 
+  // (capture: before app.js's refresh of the view, which then waits for this answer)
   window.addEventListener("online", function () {
     Array.prototype.forEach.call(document.querySelectorAll(".req-failed"), function (n) {
       if (n.__resend) { var again = n.__resend; n.__resend = null; again(); }
     });
-  });
+  }, true);
 
   document.addEventListener("htmx:responseError", function (e) { show("response", e); });
   document.addEventListener("htmx:sendError", function (e) { show("send", e); });
@@ -162,9 +194,11 @@
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!e.detail || !e.detail.successful) { return; }
     clear(e.detail.elt);
-    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date
+    var key = keyOf(e.detail.requestConfig);
+    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date,
+    // except a lost write's, which goes when that write itself is answered (recorded, or refused)
     Array.prototype.forEach.call(document.querySelectorAll('.req-failed[data-kind="send"], .req-failed[data-kind="timeout"]'),
-      function (n) { n.remove(); });
+      function (n) { if (!n.__key || n.__key === key) { n.remove(); } });
   });
   // a request that hangs (Wi-Fi that swallows packets) must end in a notice, not a spinner forever
   document.addEventListener("htmx:configRequest", function (e) {

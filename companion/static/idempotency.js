@@ -58,12 +58,25 @@
     d.headers["Idempotency-Key"] = elt.__keyBase + "." + hash(bodyText(d));
   });
 
-  // in flight: the form that sent it is disabled until the answer is in
+  // in flight: the form that sent it is disabled until the answer is in, and a live refresh of
+  // the view waits for that answer (which refreshes the view itself): the form stays in place, so
+  // a lost answer is still said beside it, with its Retry
+  var inFlight = 0, heldRefresh = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var d = e.detail || {};
+    if (inFlight > 0 && d.elt && d.elt.id === "view" && !writing(d.requestConfig || d)) {
+      e.preventDefault();
+      heldRefresh = true;
+    }
+  });
   function holder(elt) { return (elt && elt.closest && elt.closest("form")) || elt; }
   document.addEventListener("htmx:beforeSend", function (e) {
     var d = e.detail || {};
     if (!writing(d.requestConfig || d) || !d.elt) { return; }
     var box = holder(d.elt);
+    inFlight++;
+    box.__inFlight = true;
+    if (box === document.body || box.id === "view") { return; }  // a retry sent from the page: nothing to hold
     box.inert = true;
     box.classList.add("sending");
     box.setAttribute("aria-busy", "true");
@@ -76,7 +89,13 @@
     var d = e.detail || {};
     if (!d.elt) { return; }
     var box = holder(d.elt);
-    if (!box || !box.classList || !box.classList.contains("sending")) { return; }
+    if (!box || !box.__inFlight) { return; }
+    box.__inFlight = false;
+    inFlight = Math.max(0, inFlight - 1);
+    if (inFlight === 0 && heldRefresh) {
+      heldRefresh = false;
+      setTimeout(function () { htmx.trigger(document.body, "resync"); }, 0);
+    }
     box.inert = false;
     box.classList.remove("sending");
     box.removeAttribute("aria-busy");
