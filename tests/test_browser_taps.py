@@ -123,7 +123,15 @@ def test_a_double_tap_on_bought_a_card_buys_one(server, browser, gap):
     assert recorded == 1
     no_refusal(page)
     assert g.state()["factions"]["atreides"]["hand_size"] == cards + 1
+    live_updates_still_work(g, page)
     page.context.close()
+
+
+def live_updates_still_work(g, page, faction="atreides") -> None:
+    """After the taps, another phone's entry still reaches this one (nothing was left holding the view)."""
+    from playwright.sync_api import expect
+    g.act(type="spice.set", faction=faction, amount=23)
+    expect(page.locator("#my-spice")).to_have_text("23", timeout=10_000)
 
 
 def dune_storm(server):
@@ -146,6 +154,7 @@ def test_a_double_tap_on_apply_storm_moves_it_once(server, browser, gap):
     assert recorded == 1
     assert g.state()["storm"]["sector"] == 5
     no_refusal(page)
+    live_updates_still_work(g, page, "fremen")
     page.context.close()
 
 

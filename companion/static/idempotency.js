@@ -72,35 +72,32 @@
   function holder(elt) { return (elt && elt.closest && elt.closest("form")) || elt; }
   document.addEventListener("htmx:beforeSend", function (e) {
     var d = e.detail || {};
-    if (!writing(d.requestConfig || d) || !d.elt) { return; }
-    var box = holder(d.elt);
+    if (!writing(d.requestConfig || d) || !d.elt || !d.xhr) { return; }
+    var box = holder(d.elt), held = [];
     inFlight++;
-    box.__inFlight = true;
-    if (box === document.body || box.id === "view") { return; }  // a retry sent from the page: nothing to hold
-    box.inert = true;
-    box.classList.add("sending");
-    box.setAttribute("aria-busy", "true");
-    if (box !== d.elt && "disabled" in d.elt && !d.elt.disabled) { d.elt.disabled = true; d.elt.__sendDisabled = true; }
-    var sub = d.requestConfig && d.requestConfig.triggeringEvent && d.requestConfig.triggeringEvent.submitter;
-    if (sub && !sub.disabled) { sub.disabled = true; sub.__sendDisabled = true; }
-    box.__sending = sub || null;
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var d = e.detail || {};
-    if (!d.elt) { return; }
-    var box = holder(d.elt);
-    if (!box || !box.__inFlight) { return; }
-    box.__inFlight = false;
-    inFlight = Math.max(0, inFlight - 1);
-    if (inFlight === 0 && heldRefresh) {
-      heldRefresh = false;
-      setTimeout(function () { htmx.trigger(document.body, "resync"); }, 0);
+    if (box !== document.body && box.id !== "view") {  // (a retry sent from the page holds nothing)
+      box.inert = true;
+      box.classList.add("sending");
+      box.setAttribute("aria-busy", "true");
+      var sub = d.requestConfig && d.requestConfig.triggeringEvent && d.requestConfig.triggeringEvent.submitter;
+      [d.elt, sub].forEach(function (b) {
+        if (b && b !== box && "disabled" in b && !b.disabled) { b.disabled = true; held.push(b); }
+      });
     }
-    box.inert = false;
-    box.classList.remove("sending");
-    box.removeAttribute("aria-busy");
-    [d.elt, box.__sending].forEach(function (b) {
-      if (b && b.__sendDisabled) { b.disabled = false; b.__sendDisabled = false; }
+    // the end of this request, whatever happened to it (its form may be swapped away by its own
+    // answer, so no htmx event of that form reaches the document): let the form and the view go
+    d.xhr.addEventListener("loadend", function () {
+      inFlight = Math.max(0, inFlight - 1);
+      if (box !== document.body && box.id !== "view") {
+        box.inert = false;
+        box.classList.remove("sending");
+        box.removeAttribute("aria-busy");
+        held.forEach(function (b) { b.disabled = false; });
+      }
+      if (inFlight === 0 && heldRefresh) {
+        heldRefresh = false;
+        setTimeout(function () { htmx.trigger(document.body, "resync"); }, 0);
+      }
     });
   });
 
@@ -108,29 +105,55 @@
   var last = null, swapAt = 0;
   var CONTROL = "button, input[type=submit], input[type=radio], input[type=checkbox], a.button, summary, select";
 
+  // a stepper's button (the form's - / + of [data-stepper], or the panel's "pay 1 spice" / "+1"
+  // steppers, each a tiny form): the same one again is a deliberate repeated tap, never ignored
   function stepperOf(c) {
     var box = c.closest && c.closest("[data-stepper]");
-    if (!box || !c.hasAttribute("data-step") && !c.hasAttribute("data-set")) { return null; }
-    var input = box.querySelector("input");
-    return (input ? input.name : "") + "|" + (c.getAttribute("data-step") || "set" + c.getAttribute("data-set"));
+    if (box && (c.hasAttribute("data-step") || c.hasAttribute("data-set"))) {
+      var input = box.querySelector("input");
+      return (input ? input.name : "") + "|" + (c.getAttribute("data-step") || "set" + c.getAttribute("data-set"));
+    }
+    var panel = c.closest && c.closest(".stepper");
+    if (panel && c.getAttribute("aria-label")) { return "panel|" + c.getAttribute("aria-label"); }
+    return null;
   }
 
   function overlaps(a, b) {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }
 
-  document.addEventListener("htmx:afterSwap", function () { swapAt = Date.now(); });
+  // (the swaps that put a new control under the finger: the answers to writes, a tap's own answer)
+  // Times are the events' own stamps (when the finger came down, not when a busy phone got round
+  // to the tap): a second tap made while the first was in flight and delivered after the answer
+  // came is ignored too.
+  var swapTarget = null, downAt = -1;
+  function clock() { return window.performance && performance.now ? performance.now() : Date.now(); }
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var d = e.detail || {};
+    if (writing(d.requestConfig || d)) {
+      swapAt = clock();
+      swapTarget = d.target || e.target;
+      window.__tapGuardUntil = Date.now() + GUARD_MS;  // (browser tests that tap faster than a person wait for it)
+    }
+  });
+  function down(e) { downAt = e.timeStamp || clock(); }
+  document.addEventListener("touchstart", down, { capture: true, passive: true });
+  document.addEventListener("pointerdown", down, true);
+  document.addEventListener("mousedown", down, true);
   document.addEventListener("click", function (e) {
     var c = e.target && e.target.closest ? e.target.closest(CONTROL) : null;
     if (!c) { return; }
-    var now = Date.now(), rect = c.getBoundingClientRect(), stepper = stepperOf(c);
-    if (last && now - swapAt < GUARD_MS && last.t <= swapAt && swapAt - last.t < 3000 && c !== last.el &&
+    var at = e.timeStamp || clock();
+    if (downAt >= 0 && downAt <= at && at - downAt < 1500) { at = downAt; }
+    var rect = c.getBoundingClientRect(), stepper = stepperOf(c);
+    if (last && swapAt > last.t && at > last.t && at < swapAt + GUARD_MS && swapAt - last.t < 5000 &&
+        c !== last.el && swapTarget && swapTarget.contains(c) &&
         !(stepper && stepper === last.stepper) && overlaps(rect, last.rect)) {
       e.preventDefault();
       e.stopImmediatePropagation();
       return;
     }
-    last = { el: c, rect: rect, t: now, stepper: stepper };
+    last = { el: c, rect: rect, t: at, stepper: stepper };
   }, true);
 
   // [data-arm]: waits ARM_MS after it appears before it takes a tap
