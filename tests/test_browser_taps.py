@@ -296,3 +296,24 @@ def test_no_stale_banner_after_kill_9_and_restart(tmp_path, browser):
         page.context.close()
     finally:
         srv.stop()
+
+
+def test_fremen_send_saved_forces_to_reserves_in_one_tap(server, browser):
+    """The hidden "…or to a territory" select is required for its own button only: "Send to
+    reserves" sends (it used to do nothing, blocked by that select, with no word on screen)."""
+    from playwright.sync_api import expect
+    g = dune_storm(server)
+    g.act(type="forces.place", faction="fremen", territory="The Minor Erg", sector=5, forces=3,
+          **{"from": "reserves"})
+    g.act(type="storm.move", sectors=5)
+    g.act(type="phase.next")
+    assert g.state()["phase"] == "spice_blow"
+    page = phone(browser, server, g.code, "fremen")
+    send = page.locator("#now button", has_text="Send to reserves")
+    expect(send).to_be_visible()
+    send.tap()
+    expect(page.locator("#now button", has_text="Send to reserves")).to_have_count(0)
+    recorded = g.types().count("fremen.send_saved")
+    report("fremen send to reserves", 1, recorded)
+    assert recorded == 1
+    page.context.close()
