@@ -317,3 +317,37 @@ def test_fremen_send_saved_forces_to_reserves_in_one_tap(server, browser):
     report("fremen send to reserves", 1, recorded)
     assert recorded == 1
     page.context.close()
+
+
+def test_reissue_asks_first_and_the_old_phone_goes_to_the_join_page(server, browser):
+    from playwright.sync_api import expect
+    g = dune_table(server)
+    old = phone(browser, server, g.code, "atreides")
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    laptop.add_cookies([{"name": f"seat_{g.code}", "value": g.host, "url": server.url}])
+    host = laptop.new_page()
+    host.goto(f"{server.url}/t/{g.code}/host")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    host.once("dialog", lambda d: answer(d, False))
+    host.locator("#seats li[data-seat=atreides] button", has_text="Re-issue").click()
+    host.wait_for_timeout(300)
+    assert asked and "Re-issue Atreides?" in asked[0] and "connected" in asked[0]
+    # dismissed: the seat is still the old phone's
+    expect(old.locator("#my-panel h2")).to_contain_text("Atreides")
+    g.act(type="spice.set", faction="harkonnen", amount=5)
+    old.wait_for_timeout(500)
+    assert old.url.endswith(f"/t/{g.code}")
+    host.once("dialog", lambda d: answer(d, True))
+    with host.expect_navigation():
+        host.locator("#seats li[data-seat=atreides] button", has_text="Re-issue").click()
+    g.act(type="spice.set", faction="harkonnen", amount=6)   # the next live update
+    old.wait_for_url(re.compile(rf"/t/{g.code}/join$"), timeout=10_000)
+    expect(old.locator("#my-panel")).to_have_count(0)
+    report("re-issue: confirmations asked", 2, len(asked))
+    laptop.close()
+    old.context.close()

@@ -88,3 +88,20 @@ def test_after_both_blows_the_spice_card_offers_no_more_cards(app, client):
     after = card(app, t, "bg")
     assert "tap it to preview" not in after and 'class="place blow-card"' not in after
     assert 'id="blow-done"' in after and "(2/2)" in after and "Old Gap" in after and "Broken Land" in after
+
+
+def test_undo_names_the_entry_it_will_undo(app, client):
+    t = ready(client)
+    phone = join_seat(app, t.code, "atreides")
+    act(client, t.code, t.host, type="spice.set", faction="atreides", amount=17)
+    html = phone.get(f"/t/{t.code}/view").get_data(as_text=True)
+    summary = client.get(f"/api/tables/{t.code}/history",
+                         headers={"Authorization": f"Bearer {t.host}"}).get_json()["entries"][-1]
+    import re
+    confirm = re.search(r'hx-confirm="Undo entry #(\d+): ([^"]*)\?"', html)
+    assert confirm and int(confirm.group(1)) == summary["seq"]
+    # a secret entry of another faction is named without its secret
+    act(client, t.code, t.seats["harkonnen"], type="spice.set", faction="harkonnen", amount=23)
+    html = phone.get(f"/t/{t.code}/view").get_data(as_text=True)
+    confirm = re.search(r'hx-confirm="Undo entry #(\d+): ([^"]*)\?"', html)
+    assert confirm and "23" not in confirm.group(2) and "private entry" in confirm.group(2)

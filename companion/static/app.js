@@ -33,6 +33,13 @@
     setTimeout(function () { if (pending && !editing()) { pending = false; resync(); } }, 250);
   });
 
+  // A form that frees something for good (Re-issue a seat) asks first: data-confirm="sentence".
+  document.addEventListener("submit", function (e) {
+    var f = e.target;
+    var ask = f && f.getAttribute && f.getAttribute("data-confirm");
+    if (ask && !window.confirm(ask)) { e.preventDefault(); e.stopImmediatePropagation(); }
+  }, true);
+
   // Keep open sections open across refreshes.
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "view") {

@@ -188,7 +188,16 @@
     });
   }, true);
 
-  document.addEventListener("htmx:responseError", function (e) { show("response", e); });
+  document.addEventListener("htmx:responseError", function (e) {
+    var d = e.detail || {}, code = tableCode();
+    // the seat was re-issued to another phone: this one goes to the join page on its next live
+    // update (it must not keep showing that seat's private panel)
+    if (d.xhr && d.xhr.status === 401 && code && d.elt && d.elt.id === "view") {
+      location.assign("/t/" + code + "/join");
+      return;
+    }
+    show("response", e);
+  });
   document.addEventListener("htmx:sendError", function (e) { show("send", e); });
   document.addEventListener("htmx:timeout", function (e) { show("timeout", e); });
   document.addEventListener("htmx:afterRequest", function (e) {

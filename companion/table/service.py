@@ -506,6 +506,18 @@ class TableService:
                 t.changed.wait(timeout)
             return t.known_revision
 
+    def undo_target(self, code: str, viewer: str) -> dict | None:
+        """The entry an undo would take back now, as ``viewer`` may read it: {seq, seat, summary}."""
+        t = self.table(code)
+        with t.lock:
+            e = next((e for e in reversed(self.all_events(t)) if e["type"] != "undo" and e["seq"] not in t.undone), None)
+        if e is None:
+            return None
+        game = games.of_config(t.config)
+        hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], t.state)
+        return {"seq": e["seq"], "seat": e["seat"],
+                "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"]}
+
     def history(self, code: str, viewer: str) -> list[dict]:
         """Every entry: who, what, when. Another seat's secret payloads are not shown (the game
         says who may read a secret entry)."""

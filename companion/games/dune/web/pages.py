@@ -81,7 +81,7 @@ def page_context(t, role: str, error: dict | None = None) -> dict:
     from .fragments import deck_left, legal_choices
     s = view_for(t.state, role)
     return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES,
-            "legal": legal_choices(t, role),
+            "legal": legal_choices(t, role), "undo_target": tables().undo_target(t.code, role),
             "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
 
 
