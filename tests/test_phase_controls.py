@@ -105,3 +105,18 @@ def test_undo_names_the_entry_it_will_undo(app, client):
     html = phone.get(f"/t/{t.code}/view").get_data(as_text=True)
     confirm = re.search(r'hx-confirm="Undo entry #(\d+): ([^"]*)\?"', html)
     assert confirm and "23" not in confirm.group(2) and "private entry" in confirm.group(2)
+
+
+def test_revival_shows_its_cost_before_the_tap(app, client):
+    """KISS: each faction revives some forces free each turn (Atreides 2), further forces cost 2
+    spice each, up to 3 in all."""
+    t = ready(client)
+    act(client, t.code, t.host, type="forces.remove", faction="atreides", territory="Arrakeen", forces=5,
+        to="tanks")
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="revival")
+    html = card(app, t, "atreides")
+    assert 'id="revival-cost"' in html
+    assert "Free this turn: <b>2</b>" in html and "costs 2 spice" in html
+    assert "2 free, 1 paid: 2 spice" in html   # the stepper starts at 3
+    fremen = card(app, t, "fremen")
+    assert "Free this turn: <b>3</b>" in fremen and "costs" not in fremen.split('id="revival-cost"')[1][:200]
