@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS seat_heads (
     tick INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seat_heads_by_tick ON seat_heads(tick);
+"""
+
+# made on the first request sent with a key (a store that never saw one keeps its file as it was)
+ANSWERS_SCHEMA = """
 -- the answer to each request sent with an Idempotency-Key, kept for the table's life: a repeat
 -- of the request is answered this again (seq: the entry it made, or NULL for a refusal)
 CREATE TABLE IF NOT EXISTS answers (
@@ -295,9 +299,10 @@ class SQLiteStore(SQLiteFiles, Store):
                      answer: tuple | None = None) -> int:
         """Append entry number ``expected_seq + 1``; refuses if someone else got there first."""
         with self._tx() as db:
-            if answer is not None and db.execute("SELECT 1 FROM answers WHERE table_code=? AND key=?",
-                                                 (code, answer[0])).fetchone():
-                raise AnswerTaken(code, answer[0])
+            if answer is not None:
+                self._ensure_answers(db)
+                if db.execute("SELECT 1 FROM answers WHERE table_code=? AND key=?", (code, answer[0])).fetchone():
+                    raise AnswerTaken(code, answer[0])
             row = db.execute("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=?", (code,)).fetchone()
             if row["n"] != expected_seq:
                 raise StaleWrite(row["n"])
@@ -317,13 +322,20 @@ class SQLiteStore(SQLiteFiles, Store):
         db.execute("INSERT INTO answers(table_code, key, fingerprint, status, body, seq, ts) VALUES (?,?,?,?,?,?,?)",
                    (code, key, fingerprint, status, json.dumps(body, sort_keys=True), seq, time.time()))
 
+    @staticmethod
+    def _ensure_answers(db) -> None:
+        db.execute(ANSWERS_SCHEMA.strip().rstrip(";"))
+
     def answer(self, code: str, key: str) -> dict | None:
+        if self._read("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'", one=True) is None:
+            return None
         row = self._read("SELECT fingerprint, status, body, seq FROM answers WHERE table_code=? AND key=?",
                          (code, key), one=True)
         return answer_row(row) if row else None
 
     def keep_answer(self, code: str, key: str, fingerprint: str, status: int, body: dict) -> dict:
         with self._tx() as db:
+            self._ensure_answers(db)
             row = db.execute("SELECT fingerprint, status, body, seq FROM answers WHERE table_code=? AND key=?",
                              (code, key)).fetchone()
             if row is not None:
