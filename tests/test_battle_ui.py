@@ -260,3 +260,13 @@ def test_a_bought_card_is_named_secretly_and_the_discard_pile_and_deck_are_publi
     assert td["draw"] == 33 - td["in_hands"] - len(td["discard"])
     line = view(phones["fremen"], t)
     assert re.search(r'id="treachery-deck">Treachery deck: <b>\d+</b> to draw', line) and "Gom Jabbar" in line
+
+
+def test_in_the_battle_phase_the_battle_to_fight_is_at_the_top_and_karama_folded_below(client, table):
+    """Issue 23: "Open the battle" sat under the karama options, ~2,300 px down a phone."""
+    t, phones = table
+    html = view(phones["atreides"], t)
+    now = html[html.index('id="now"'):]
+    assert 'data-open-battle="Arrakeen"' in now
+    assert now.index('data-open-battle="Arrakeen"') < now.index('id="battle-more"')
+    assert '<details class="battle-more" id="battle-more">' in now   # folded, not open

@@ -33,6 +33,13 @@
     setTimeout(function () { if (pending && !editing()) { pending = false; resync(); } }, 250);
   });
 
+  // A form that frees something for good (Re-issue a seat) asks first: data-confirm="sentence".
+  document.addEventListener("submit", function (e) {
+    var f = e.target;
+    var ask = f && f.getAttribute && f.getAttribute("data-confirm");
+    if (ask && !window.confirm(ask)) { e.preventDefault(); e.stopImmediatePropagation(); }
+  }, true);
+
   // Keep open sections open across refreshes.
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "view") {
@@ -271,6 +278,30 @@
   });
   document.addEventListener("DOMContentLoaded", all);
   document.addEventListener("htmx:afterSettle", all);
+})();
+
+// The revival card says what the revival costs (free and paid forces, spice) before the tap that
+// spends it: the same arithmetic as the server's, from the figures it sent; the server stays the judge.
+(function () {
+  "use strict";
+  function update(form) {
+    var out = form.querySelector("#revival-cost");
+    if (!out) { return; }
+    var free = parseInt(out.getAttribute("data-free"), 10) || 0, per = parseInt(out.getAttribute("data-per"), 10) || 0;
+    var n = 0;
+    Array.prototype.forEach.call(form.querySelectorAll('input[name="forces"], input[name="starred"]'), function (i) {
+      n += parseInt(i.value || "0", 10) || 0;
+    });
+    var paid = Math.max(0, n - free);
+    out.querySelector('[data-out="revival"]').textContent =
+      (n - paid) + " free" + (paid ? ", " + paid + " paid: " + paid * per + " spice" : ": no spice");
+  }
+  function changed(e) {
+    var form = e.target.closest && e.target.closest("form.revive");
+    if (form) { update(form); }
+  }
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
 })();
 
 // A refresh from another phone (the other side sealing, say) must not wipe a plan being built:

@@ -29,11 +29,12 @@
     var writing = cfg.verb && cfg.verb.toLowerCase() !== "get";
     var xhr = detail.xhr;
     if (kind === "send") {
-      return writing ? "Not sent: the companion cannot be reached (server stopped or Wi-Fi lost). Nothing was saved."
+      return writing ? "No answer: the companion cannot be reached (server stopped or Wi-Fi lost), so this phone " +
+                       "cannot tell whether the entry landed. Retry is safe: it is recorded once, never twice."
                      : "Could not refresh: the companion cannot be reached (server stopped or Wi-Fi lost).";
     }
     if (kind === "timeout") {
-      return writing ? "No answer from the companion in time. Retry is safe: the table refuses a duplicate entry."
+      return writing ? "No answer from the companion in time. Retry is safe: the entry is recorded once, never twice."
                      : "No answer from the companion in time.";
     }
     var status = xhr ? xhr.status : 0;
@@ -73,12 +74,23 @@
     }
   }
 
+  function keyOf(cfg) { return (cfg && cfg.headers && cfg.headers["Idempotency-Key"]) || null; }
+
   function show(kind, e) {
     var detail = e.detail || {};
     var elt = detail.elt;
-    var anchor = anchorFor(elt);
+    var cfg0 = detail.requestConfig || {};
+    // a write whose answer never came (it may have landed): its notice floats above the page, so
+    // that live refreshes of the view keep it, until that same request (same key) is answered
+    var lost = kind !== "response" && writing(cfg0) && keyOf(cfg0);
+    var anchor = lost ? { node: document.body, where: "beforeend" } : anchorFor(elt);
     if (!anchor) { return; }
     clear(elt);
+    if (lost) {
+      Array.prototype.forEach.call(document.querySelectorAll(".req-failed.lost"), function (n) {
+        if (n.__key === lost) { n.remove(); }
+      });
+    }
     var box = document.createElement("div");
     box.className = "req-failed";
     box.setAttribute("data-kind", kind);
@@ -106,33 +118,96 @@
       retry.className = "retry";
       retry.textContent = "Retry";
       var cfg = detail.requestConfig || {};
+      var again = resend(elt, cfg);
       retry.addEventListener("click", function () {
         retry.disabled = true;
         retry.textContent = "Retrying…";
-        if (elt.isConnected && cfg.verb && cfg.path) {
-          htmx.ajax(cfg.verb.toUpperCase(), cfg.path, { source: elt }).then(function () {
-            retry.disabled = false;
-            retry.textContent = "Retry";
-          });
-        } else {
-          htmx.trigger(document.body, "resync");
-        }
+        again().then(function () {
+          retry.disabled = false;
+          retry.textContent = "Retry";
+        });
       });
       box.appendChild(retry);
+      // a write whose answer never came: sent again by itself when the phone is back online
+      if (lost) { box.__resend = again; }
+    }
+    if (lost) {
+      box.className += " lost floating";
+      box.__key = lost;
     }
     anchor.node.insertAdjacentElement(anchor.where, box);
-    elt.__failNotice = box;
+    if (!lost) { elt.__failNotice = box; }
   }
 
-  document.addEventListener("htmx:responseError", function (e) { show("response", e); });
+  function writing(cfg) { return !!cfg.verb && cfg.verb.toLowerCase() !== "get"; }
+
+  // the same request again: the same fields (the tapped button's value too) and the same
+  // Idempotency-Key, so a request that did land is answered "already recorded", never made twice
+  function resend(elt, cfg) {
+    var values = null, headers = {};
+    var key = cfg.headers && cfg.headers["Idempotency-Key"];
+    if (key) { headers["Idempotency-Key"] = key; }
+    if (writing(cfg) && cfg.formData && cfg.formData.forEach) {
+      values = {};
+      cfg.formData.forEach(function (v, k) {
+        if (!values.hasOwnProperty(k)) { values[k] = v; }
+        else { values[k] = [].concat(values[k], v); }
+      });
+    }
+    function answered() {  // this request got an answer (recorded, or refused): its notice is over
+      Array.prototype.forEach.call(document.querySelectorAll(".req-failed.lost"), function (n) {
+        if (n.__key === key) { n.remove(); }
+      });
+    }
+    return function () {
+      return send().then(answered, function () {});
+    };
+    function send() {
+      if (!key && elt.isConnected && cfg.verb && cfg.path) {
+        var ctx = { source: elt, headers: headers };
+        if (values) { ctx.values = values; }
+        return htmx.ajax(cfg.verb.toUpperCase(), cfg.path, ctx);
+      }
+      if (key && cfg.verb && cfg.path && document.getElementById("view")) {
+        // the same request (fields and key), sent from the page: the form it came from may be
+        // refreshed away meanwhile, and the answer (the fresh view, "already recorded") still lands
+        var target = cfg.target && cfg.target.isConnected ? cfg.target : "#view";
+        return htmx.ajax(cfg.verb.toUpperCase(), cfg.path,
+                         { source: document.body, target: target, swap: "innerHTML", headers: headers,
+                           values: values || {} });
+      }
+      htmx.trigger(document.body, "resync");
+      return Promise.reject(new Error("nothing to send again"));
+    }
+  }
+
+  // (capture: before app.js's refresh of the view, which then waits for this answer)
+  window.addEventListener("online", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".req-failed"), function (n) {
+      if (n.__resend) { var again = n.__resend; n.__resend = null; again(); }
+    });
+  }, true);
+
+  document.addEventListener("htmx:responseError", function (e) {
+    var d = e.detail || {}, code = tableCode();
+    // the seat was re-issued to another phone: this one goes to the join page on its next live
+    // update (it must not keep showing that seat's private panel)
+    if (d.xhr && d.xhr.status === 401 && code && d.elt && d.elt.id === "view") {
+      location.assign("/t/" + code + "/join");
+      return;
+    }
+    show("response", e);
+  });
   document.addEventListener("htmx:sendError", function (e) { show("send", e); });
   document.addEventListener("htmx:timeout", function (e) { show("timeout", e); });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!e.detail || !e.detail.successful) { return; }
     clear(e.detail.elt);
-    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date
+    var key = keyOf(e.detail.requestConfig);
+    // the companion answers again: every "cannot be reached" / "no answer" notice is out of date,
+    // except a lost write's, which goes when that write itself is answered (recorded, or refused)
     Array.prototype.forEach.call(document.querySelectorAll('.req-failed[data-kind="send"], .req-failed[data-kind="timeout"]'),
-      function (n) { n.remove(); });
+      function (n) { if (!n.__key || n.__key === key) { n.remove(); } });
   });
   // a request that hangs (Wi-Fi that swallows packets) must end in a notice, not a spinner forever
   document.addEventListener("htmx:configRequest", function (e) {
@@ -140,10 +215,14 @@
   });
 
   // the live stream: a bar at the top while it is down, with a button to try at once
+  // one bar at most: an sseError that repeats while the stream is down never adds a second one,
+  // and the bar goes as soon as the stream (or any refresh of the view) works again
   var bar = null, shown = null;
   function liveDown() {
-    if (bar) { return; }
+    if (bar || shown) { return; }
     shown = setTimeout(function () {
+      shown = null;
+      if (document.querySelector(".live-failed")) { bar = document.querySelector(".live-failed"); return; }
       bar = document.createElement("div");
       bar.className = "live-failed";
       bar.setAttribute("role", "status");
@@ -161,8 +240,11 @@
   }
   function liveUp() {
     clearTimeout(shown);
-    if (bar) { bar.remove(); bar = null; }
+    shown = null;
+    bar = null;
+    Array.prototype.forEach.call(document.querySelectorAll(".live-failed"), function (n) { n.remove(); });
   }
   document.addEventListener("htmx:sseError", liveDown);
   document.addEventListener("htmx:sseOpen", liveUp);
+  document.addEventListener("htmx:sseMessage", liveUp);
 })();

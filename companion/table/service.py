@@ -24,7 +24,8 @@ from typing import Callable
 from pydantic import ValidationError
 
 from .. import games
-from .store import StaleWrite, Store
+from .once import AlreadyAnswered
+from .store import AnswerTaken, StaleWrite, Store
 from .export_format import EXPORT_FORMAT
 from . import amend as amending
 from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
@@ -390,7 +391,8 @@ class TableService:
         return token
 
     # -- entries -------------------------------------------------------------------------------
-    def submit(self, code: str, role: str, body: dict) -> dict:
+    def submit(self, code: str, role: str, body: dict, once=None) -> dict:
+        """``once`` (a ``once.Once``): the request's key, its answer kept with the entry."""
         t = self.table(code)
         if not isinstance(body, dict):
             raise EntryError("An entry is a JSON object with a 'type'.")
@@ -428,7 +430,7 @@ class TableService:
                 waived = "; ".join(w["message"] for w in (ctx.waived or []))
                 summary += f" [OVERRIDE: {payload.reason}" + (f" — waived: {waived}" if waived else "") + "]"
             secret_for = game.secret_for(at, payload, role)
-            self._append(t, role, type_, stored, secret_for, summary, work)
+            self._append(t, role, type_, stored, secret_for, summary, work, once)
             return t.state
 
     def authorise(self, role: str, at, payload, t: Table | None = None) -> None:
@@ -439,15 +441,28 @@ class TableService:
         if why:
             raise Forbidden(why)
 
-    def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict) -> None:
+    def _append(self, t: Table, role: str, type_: str, stored: dict, secret_for, summary: str, work: dict,
+                once=None) -> None:
+        work["revision"] = t.revision + 1
+        answer = None if once is None else once.for_entry(
+            work, {"seq": t.revision + 1, "type": type_, "summary": summary})
         try:
             ts = time.time()  # one timestamp: the one stored is the one shown before a restart
-            seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary, ts)
+            seq = self.store.append_event(t.code, t.revision, role, type_, stored, secret_for, summary, ts,
+                                          answer=answer)
         except StaleWrite as exc:  # another process wrote: fold its entries in, then refuse
+            if once is not None:
+                once.kept = None
             t.latest = max(t.latest, exc.current)
             self._catch_up(t)
             raise Stale(t.revision) from None
-        work["revision"] = seq
+        except AnswerTaken:  # another process answered this request's key first: nothing stored
+            once.kept = None
+            raise AlreadyAnswered() from None
+        except BaseException:
+            if once is not None:
+                once.kept = None
+            raise
         t.events.append({"seq": seq, "seat": role, "type": type_, "payload": stored, "ts": ts,
                          "secret_for": secret_for, "summary": summary})
         t.state = work
@@ -457,7 +472,7 @@ class TableService:
             self._write_snapshot_later(t)
         self._publish(t.code, seq)
 
-    def undo(self, code: str, role: str, revision: int | None = None) -> dict:
+    def undo(self, code: str, role: str, revision: int | None = None, once=None) -> dict:
         t = self.table(code)
         if role == "board":
             raise Forbidden("The board view can only watch.")
@@ -481,7 +496,7 @@ class TableService:
                                   "seat": role}]
             state, undone = self.fold(t.code, t.config, events)
             summary = f"undo #{target['seq']}" + ("" if target["secret_for"] else f": {target['summary']}")
-            self._append(t, role, "undo", {"type": "undo", "target": target["seq"]}, None, summary, state)
+            self._append(t, role, "undo", {"type": "undo", "target": target["seq"]}, None, summary, state, once)
             t.undone = undone
             return t.state
 
@@ -521,6 +536,18 @@ class TableService:
             if t.known_revision == since:
                 t.changed.wait(timeout)
             return t.known_revision
+
+    def undo_target(self, code: str, viewer: str) -> dict | None:
+        """The entry an undo would take back now, as ``viewer`` may read it: {seq, seat, summary}."""
+        t = self.table(code)
+        with t.lock:
+            e = next((e for e in reversed(self.all_events(t)) if e["type"] != "undo" and e["seq"] not in t.undone), None)
+        if e is None:
+            return None
+        game = games.of_config(t.config)
+        hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], t.state)
+        return {"seq": e["seq"], "seat": e["seat"],
+                "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"]}
 
     def history(self, code: str, viewer: str) -> list[dict]:
         """Every entry: who, what, when. Another seat's secret payloads are not shown (the game

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 
 from .. import games
+from ..table.once import KeyRefused, Once, fingerprint, parse_key, run_once
 from ..table.service import Conflicts, EntryError, Forbidden, Stale
 from ..table.views import view_for
 from . import auth
@@ -62,23 +63,45 @@ def authenticated(code: str) -> str:
     return role
 
 
-def run_entry(code: str, role: str, fn):
-    """Run a write and map its outcome onto HTTP: 200, 403, 409, 422."""
+def entry_outcome(code: str, role: str, fn) -> tuple[int, dict]:
+    """Run a write and map its outcome onto HTTP: 200, 403, 409, 422 (status, JSON body)."""
     try:
         state = fn()
     except Stale as exc:
         fresh = view_for(tables().table(code).state, role)
-        body = {"error": {"message": str(exc), "rule": None, "revision": exc.current}, "state": fresh}
-        return make_response(jsonify(body), 409)
+        return 409, {"error": {"message": str(exc), "rule": None, "revision": exc.current}, "state": fresh}
     except Conflicts as exc:  # an amendment later entries no longer survive: nothing changed
-        body = {"error": {"message": str(exc), "rule": None, "conflicts": exc.conflicts,
-                          "overridable": not exc.hard}}
-        return make_response(jsonify(body), 409)
+        return 409, {"error": {"message": str(exc), "rule": None, "conflicts": exc.conflicts,
+                               "overridable": not exc.hard}}
     except Forbidden as exc:
-        return error(403, str(exc))
+        return 403, {"error": {"message": str(exc), "rule": None}}
     except EntryError as exc:
-        return make_response(jsonify({"error": exc.to_dict()}), 422)
-    return jsonify(view_for(state, role))
+        return 422, {"error": exc.to_dict()}
+    return 200, view_for(state, role)
+
+
+def request_once(code: str, role: str, kind: str, body) -> Once | None:
+    """The request's ``Idempotency-Key`` (None without one); a malformed key aborts with 422."""
+    try:
+        key = parse_key(request.headers.get("Idempotency-Key"))
+    except KeyRefused as exc:
+        abort(error(422, exc.message))
+    if key is None:
+        return None
+    return Once(key, fingerprint(role, kind, body), lambda state, entry: view_for(state, role))
+
+
+def run_entry(code: str, role: str, kind: str, body, fn):
+    """A write, answered once per ``Idempotency-Key``: a repeat gets the first answer again."""
+    once = request_once(code, role, kind, body)
+    try:
+        outcome = run_once(tables(), code, once, lambda o: entry_outcome(code, role, lambda: fn(o)))
+    except KeyRefused as exc:
+        return error(422, exc.message)
+    response = make_response(jsonify(outcome.body), outcome.status)
+    if outcome.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 @bp.post("/tables")
@@ -121,7 +144,7 @@ def actions(code):
     body = read_json()
     if not isinstance(body, dict):
         return error(422, "Send the entry as a JSON object with a 'type' and the 'revision' you saw.")
-    return run_entry(code, role, lambda: tables().submit(code, role, body))
+    return run_entry(code, role, "actions", body, lambda once: tables().submit(code, role, body, once=once))
 
 
 @bp.post("/tables/<code>/undo")
@@ -136,7 +159,7 @@ def undo(code):
     extra = sorted(set(body) - {"revision"})
     if extra:
         return error(422, f"{extra[0]}: an undo takes only 'revision'.")
-    return run_entry(code, role, lambda: tables().undo(code, role, revision))
+    return run_entry(code, role, "undo", body, lambda once: tables().undo(code, role, revision, once=once))
 
 
 @bp.post("/tables/<code>/amend")
@@ -146,7 +169,7 @@ def amend(code):
     body = read_json()
     if not isinstance(body, dict):
         return error(422, 'Send {"seq": n, "entry": {...} or null, "reason": "...", "revision": r}.')
-    return run_entry(code, role, lambda: tables().amend(code, role, body))
+    return run_entry(code, role, "amend", body, lambda once: tables().amend(code, role, body))
 
 
 @bp.get("/tables/<code>/history")

@@ -15,6 +15,7 @@ from markupsafe import Markup
 from .. import games
 from ..table.service import EntryError, Forbidden, Stale
 from . import auth, security
+from .form_keys import run_form
 from .api import join_url, renders
 
 bp = Blueprint("pages", __name__)
@@ -232,11 +233,19 @@ def writing_seat(code: str):
 
 @bp.post("/t/<code>/undo")
 def undo(code):
+    """Undo the latest entry; sent again with the same key, nothing more is undone."""
     t, role = writing_seat(code)
-    try:
-        tables().undo(t.code, role)
-    except (EntryError, Forbidden, Stale) as exc:
-        return web(t).view(t, role, {"message": getattr(exc, "message", str(exc)), "rule": None})
+
+    def run(once):
+        try:
+            tables().undo(t.code, role, once=once)
+        except (EntryError, Forbidden, Stale) as exc:
+            return 422, {"error": {"message": getattr(exc, "message", str(exc)), "rule": None}}
+        return 200, {"recorded": t.revision}
+
+    outcome = run_form(tables(), t.code, role, "undo", run)
+    if outcome.status != 200:
+        return web(t).view(t, role, outcome.body["error"])
     return web(t).view(t, role)
 
 

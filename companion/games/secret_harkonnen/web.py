@@ -9,6 +9,7 @@ from ... import games
 from ...table.service import EntryError, Forbidden, Stale
 from ...table.views import view_for
 from ...web import auth
+from ...web.form_keys import run_form
 
 bp = Blueprint("sh_pages", __name__)
 
@@ -159,15 +160,22 @@ def act(code):
         entry["revision"] = int(form.get("revision", ""))
     except ValueError:
         entry["revision"] = None
-    error = None
-    try:
-        tables().submit(t.code, role, entry)
-    except Stale:
-        error = "The table changed a moment ago: here it is now. Choose again."
-    except Forbidden as exc:
-        error = str(exc)
-    except EntryError as exc:
-        error = exc.message + (f" ({exc.rule})" if exc.rule else "")
+    def run(once):
+        try:
+            tables().submit(t.code, role, entry, once=once)
+        except Stale:
+            return 409, {"error": "The table changed a moment ago: here it is now. Choose again."}
+        except Forbidden as exc:
+            return 403, {"error": str(exc)}
+        except EntryError as exc:
+            return 422, {"error": exc.message + (f" ({exc.rule})" if exc.rule else "")}
+        return 200, {"recorded": t.revision}
+
+    # sent again with the same key (a retry after a lost answer): the first answer, nothing more
+    outcome = run_form(tables(), t.code, role, "sh", run)
+    error = outcome.body.get("error")
+    if isinstance(error, dict):  # the key was used for another request
+        error = error.get("message")
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("pages.table", code=t.code))
     return view(t, role, error)

@@ -23,6 +23,15 @@ class StaleWrite(Exception):
         self.current = current
 
 
+class AnswerTaken(Exception):
+    """An answer is already kept with this request key (another request with the same key got
+    there first): nothing of this request was stored."""
+
+    def __init__(self, code: str, key: str):
+        super().__init__(f"table {code}: an answer is already kept with that key")
+        self.code, self.key = code, key
+
+
 class StorageUnavailable(Exception):
     """The storage cannot be read or written just now (disk full, read-only, locked, database
     server unreachable). ``message`` is one sentence a player understands; ``retry`` says whether
@@ -153,7 +162,21 @@ class Store:
     def seat_status(self, code: str) -> dict[str, bool]: raise NotImplementedError
 
     def append_event(self, code: str, expected_seq: int, seat: str, type_: str, payload: dict,
-                     secret_for: str | None, summary: str, ts: float | None = None) -> int:
+                     secret_for: str | None, summary: str, ts: float | None = None,
+                     answer: tuple | None = None) -> int:
+        """``answer`` = (key, fingerprint, status, body): the answer to the request that made this
+        entry, kept with its key in the same transaction (``AnswerTaken`` if the key is taken:
+        then the entry is not stored either)."""
+        raise NotImplementedError
+
+    # -- answers kept with a request key (Idempotency-Key), for the table's life -----------------
+    def answer(self, code: str, key: str) -> dict | None:
+        """The answer kept with ``key`` at table ``code``: {fingerprint, status, body, seq}, or None."""
+        raise NotImplementedError
+
+    def keep_answer(self, code: str, key: str, fingerprint: str, status: int, body: dict) -> dict:
+        """Keep an answer that made no entry (a refusal) with ``key``, unless one is kept already;
+        returns the answer that is kept (this one, or the one that got there first)."""
         raise NotImplementedError
 
     def events(self, code: str) -> list[dict]: raise NotImplementedError
@@ -184,6 +207,12 @@ def check_row(code: str, r) -> dict:
                                  f"(other tables are not affected).") from None
     return {"seq": seq, "seat": r["seat"], "type": r["type"], "payload": payload, "ts": float(ts),
             "secret_for": r["secret_for"], "summary": r["summary"]}
+
+
+def answer_row(r) -> dict:
+    import json
+    return {"fingerprint": r["fingerprint"], "status": int(r["status"]), "body": json.loads(r["body"]),
+            "seq": r["seq"]}
 
 
 def listed_table(r) -> dict:

@@ -26,7 +26,8 @@ import psycopg
 import psycopg.rows
 from psycopg import errors as pgerr
 
-from .base import (StaleWrite, StorageUnavailable, Store, check_config, check_row, listed_table, log,
+from .base import (AnswerTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
+                   listed_table, log,
                    token_hash)
 
 SCHEMA = """
@@ -54,6 +55,16 @@ CREATE TABLE IF NOT EXISTS events (
     secret_for TEXT,
     summary TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (table_code, seq)
+);
+CREATE TABLE IF NOT EXISTS answers (
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    seq INTEGER,
+    ts DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_code, key)
 );
 """
 
@@ -269,11 +280,15 @@ class PostgresStore(Store):
 
     # -- events --------------------------------------------------------------------------------
     def append_event(self, code: str, expected_seq: int, seat: str, type_: str, payload: dict,
-                     secret_for: str | None, summary: str, ts: float | None = None) -> int:
+                     secret_for: str | None, summary: str, ts: float | None = None,
+                     answer: tuple | None = None) -> int:
         seq = expected_seq + 1
         with self._db(write=True) as conn:
             try:
                 with conn.transaction():
+                    if answer is not None and conn.execute("SELECT 1 FROM answers WHERE table_code=%s AND key=%s",
+                                                           (code, answer[0])).fetchone():
+                        raise AnswerTaken(code, answer[0])
                     n = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_code=%s",
                                      (code,)).fetchone()[0]
                     if n != expected_seq:
@@ -282,12 +297,38 @@ class PostgresStore(Store):
                                  "VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
                                  (code, seq, seat, type_, json.dumps(payload, sort_keys=True), ts or time.time(),
                                   secret_for, summary))
+                    if answer is not None:
+                        self._insert_answer(conn, code, answer, seq)
                     conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{code} {seq}"))
-            except pgerr.UniqueViolation:  # another writer committed this entry number first
+            except pgerr.UniqueViolation:  # another writer committed this entry number (or key) first
+                if answer is not None and self.answer(code, answer[0]) is not None:
+                    raise AnswerTaken(code, answer[0]) from None
                 n = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_code=%s",
                                  (code,)).fetchone()[0]
                 raise StaleWrite(n) from None
         return seq
+
+    @staticmethod
+    def _insert_answer(conn, code: str, answer: tuple, seq: int | None) -> None:
+        key, fingerprint, status, body = answer
+        conn.execute("INSERT INTO answers(table_code, key, fingerprint, status, body, seq, ts) "
+                     "VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                     (code, key, fingerprint, status, json.dumps(body, sort_keys=True), seq, time.time()))
+
+    def answer(self, code: str, key: str) -> dict | None:
+        rows = self._rows("SELECT fingerprint, status, body, seq FROM answers WHERE table_code=%s AND key=%s",
+                          (code, key))
+        return answer_row(rows[0]) if rows else None
+
+    def keep_answer(self, code: str, key: str, fingerprint: str, status: int, body: dict) -> dict:
+        with self._db(write=True) as conn, conn.transaction():
+            cur = conn.execute("INSERT INTO answers(table_code, key, fingerprint, status, body, seq, ts) "
+                               "VALUES (%s,%s,%s,%s,%s,NULL,%s) ON CONFLICT (table_code, key) DO NOTHING",
+                               (code, key, fingerprint, status, json.dumps(body, sort_keys=True), time.time()))
+            inserted = cur.rowcount == 1
+        if inserted:
+            return {"fingerprint": fingerprint, "status": status, "body": body, "seq": None}
+        return self.answer(code, key)
 
     def events(self, code: str) -> list[dict]:
         rows = self._rows("SELECT seq, seat, type, payload, ts, secret_for, summary FROM events "

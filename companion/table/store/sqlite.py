@@ -23,7 +23,8 @@ import threading
 import time
 from pathlib import Path
 
-from .base import StaleWrite, StorageUnavailable, Store, check_config, check_row, listed_table, log, token_hash
+from .base import (AnswerTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
+                   listed_table, log, token_hash)
 from .sqlite_files import SQLiteFiles, fault_message
 
 SCHEMA = """
@@ -67,6 +68,22 @@ CREATE TABLE IF NOT EXISTS seat_heads (
     tick INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seat_heads_by_tick ON seat_heads(tick);
+"""
+
+# made on the first request sent with a key (a store that never saw one keeps its file as it was)
+ANSWERS_SCHEMA = """
+-- the answer to each request sent with an Idempotency-Key, kept for the table's life: a repeat
+-- of the request is answered this again (seq: the entry it made, or NULL for a refusal)
+CREATE TABLE IF NOT EXISTS answers (
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,       -- a hash of who sent what where: the same key with another body is refused
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,              -- JSON
+    seq INTEGER,
+    ts REAL NOT NULL,
+    PRIMARY KEY (table_code, key)
+);
 """
 
 BUSY_TIMEOUT = 5.0          # seconds a write waits for another writer before answering 503
@@ -278,9 +295,14 @@ class SQLiteStore(SQLiteFiles, Store):
 
     # -- events --------------------------------------------------------------------------------
     def append_event(self, code: str, expected_seq: int, seat: str, type_: str, payload: dict,
-                     secret_for: str | None, summary: str, ts: float | None = None) -> int:
+                     secret_for: str | None, summary: str, ts: float | None = None,
+                     answer: tuple | None = None) -> int:
         """Append entry number ``expected_seq + 1``; refuses if someone else got there first."""
         with self._tx() as db:
+            if answer is not None:
+                self._ensure_answers(db)
+                if db.execute("SELECT 1 FROM answers WHERE table_code=? AND key=?", (code, answer[0])).fetchone():
+                    raise AnswerTaken(code, answer[0])
             row = db.execute("SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE table_code=?", (code,)).fetchone()
             if row["n"] != expected_seq:
                 raise StaleWrite(row["n"])
@@ -289,8 +311,37 @@ class SQLiteStore(SQLiteFiles, Store):
                        "VALUES (?,?,?,?,?,?,?,?)",
                        (code, seq, seat, type_, json.dumps(payload, sort_keys=True), ts or time.time(),
                         secret_for, summary))
+            if answer is not None:
+                self._insert_answer(db, code, answer, seq)
             self._bump_head(db, code, seq)
             return seq
+
+    @staticmethod
+    def _insert_answer(db, code: str, answer: tuple, seq: int | None) -> None:
+        key, fingerprint, status, body = answer
+        db.execute("INSERT INTO answers(table_code, key, fingerprint, status, body, seq, ts) VALUES (?,?,?,?,?,?,?)",
+                   (code, key, fingerprint, status, json.dumps(body, sort_keys=True), seq, time.time()))
+
+    @staticmethod
+    def _ensure_answers(db) -> None:
+        db.execute(ANSWERS_SCHEMA.strip().rstrip(";"))
+
+    def answer(self, code: str, key: str) -> dict | None:
+        if self._read("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'", one=True) is None:
+            return None
+        row = self._read("SELECT fingerprint, status, body, seq FROM answers WHERE table_code=? AND key=?",
+                         (code, key), one=True)
+        return answer_row(row) if row else None
+
+    def keep_answer(self, code: str, key: str, fingerprint: str, status: int, body: dict) -> dict:
+        with self._tx() as db:
+            self._ensure_answers(db)
+            row = db.execute("SELECT fingerprint, status, body, seq FROM answers WHERE table_code=? AND key=?",
+                             (code, key)).fetchone()
+            if row is not None:
+                return answer_row(row)
+            self._insert_answer(db, code, (key, fingerprint, status, body), None)
+        return {"fingerprint": fingerprint, "status": status, "body": body, "seq": None}
 
     @staticmethod
     def _bump_head(db, code: str, seq: int) -> None:

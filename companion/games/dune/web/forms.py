@@ -7,6 +7,7 @@ import re
 from flask import Blueprint, request
 
 from ....table.service import EntryError, Forbidden, Stale
+from ....web.form_keys import run_form
 from ....web.pages import tables, writing_seat as shell_writing_seat
 from .guard import dune_table_or_404
 from .pages import render_refusal, render_view
@@ -86,25 +87,40 @@ def act(code):
     return submit_form_entry(t, role, form_entry())
 
 
-def submit_form_entry(t, role, body: dict):
-    """Submit an entry built from a form and answer with the fresh view (or the refusal sheet)."""
+def form_outcome(t, role, body: dict, once) -> tuple[int, dict]:
+    """Make the entry; (status, outcome) as ``form_keys.run_form`` keeps it for a repeat."""
     try:
-        tables().submit(t.code, role, typed_entry(body, role))
-    except Stale:
+        tables().submit(t.code, role, typed_entry(body, role), once=once)
+    except Stale as exc:
+        return 409, {"stale": exc.current}
+    except Forbidden as exc:
+        return 403, {"error": {"message": str(exc), "rule": None}}
+    except EntryError as exc:
+        return 422, {"error": exc.to_dict()}
+    with t.lock:
+        last = t.events[-1] if t.events else {"seq": t.revision, "summary": None}
+    return 200, {"recorded": last["seq"], "summary": last["summary"]}
+
+
+def submit_form_entry(t, role, body: dict, kind: str = "act"):
+    """Submit an entry built from a form and answer with the fresh view (or the refusal sheet).
+    Sent again with the same key (a retry after a lost answer), the entry is not made twice: the
+    phone is shown the fresh view and that the entry was recorded."""
+    outcome = run_form(tables(), t.code, role, kind, lambda once: form_outcome(t, role, body, once))
+    answer = outcome.body
+    if outcome.status == 200:
+        done = answer.get("summary")
+        return render_view(t.code, role, toast=(f"Already recorded: {done}" if outcome.replayed else done))
+    if outcome.status == 409:
         # the table moved on while this phone was typing: show the fresh table and offer the same
         # entry again in one tap (nothing is merged without the player seeing the new state)
         return render_view(t.code, role, {"message": "The table changed while you were typing: check the new "
                                                      "state, then send your entry again.",
                                           "rule": None, "entry": body, "resend": True}, 200)
-    except Forbidden as exc:
-        return render_refusal(t.code, role, {"message": str(exc), "rule": None})
-    except EntryError as exc:
-        err = exc.to_dict()
+    err = dict(answer.get("error") or {"message": "Refused.", "rule": None})
+    if outcome.status == 422:
         err["entry"] = body
-        return render_refusal(t.code, role, err)
-    with t.lock:
-        done = t.events[-1]["summary"] if t.events else None
-    return render_view(t.code, role, toast=done)
+    return render_refusal(t.code, role, err)
 
 
 @bp.post("/t/<code>/battle/act")
@@ -137,4 +153,4 @@ def battle_act(code):
             adjust["spice_to_winner"] = value
     if adjust and body.get("type") == "battle.apply" and body.get("override"):
         body["adjust"] = adjust
-    return submit_form_entry(t, role, body)
+    return submit_form_entry(t, role, body, "battle")

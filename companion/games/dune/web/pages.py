@@ -82,7 +82,7 @@ def page_context(t, role: str, error: dict | None = None) -> dict:
     from .fragments import deck_left, legal_choices
     s = view_for(t.state, role)
     return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES, "amend_note": amend_note(t, role),
-            "legal": legal_choices(t, role),
+            "legal": legal_choices(t, role), "undo_target": tables().undo_target(t.code, role),
             "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
 
 
@@ -181,7 +181,16 @@ def template_globals() -> dict:
             "board_pieces": sorted(load_board().all_pieces()),
             "known_ambassadors": list(load_factions().get("ambassadors", [])),
             "leader_skill_names": _leader_skill_names(), "addon_karamas": _addon_karamas,
-            "card_name_groups": _card_name_groups}
+            "card_name_groups": _card_name_groups, "revival_limits": _revival_limits}
+
+
+def _revival_limits(faction: str, turn: int, ally: str | None):
+    """This turn's free and paid force revival of a faction (the card shows the cost before the tap)."""
+    from ..rules.economy import revival_limits
+    try:
+        return revival_limits(faction, turn, ally)
+    except Exception:  # noqa: BLE001 - a seat the economy does not price: no preview, the server still judges
+        return None
 
 
 def template_filters() -> dict:
