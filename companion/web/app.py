@@ -74,8 +74,10 @@ def build_app(config: dict | None = None) -> Flask:
     app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
     from .. import games
-    from . import api, live, pages, rules_web
+    from . import api, live, metrics, pages, rules_web
     app.register_blueprint(api.bp)
+    app.register_blueprint(metrics.bp)
+    metrics.install(app)
     app.register_blueprint(live.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_web.bp)

@@ -344,8 +344,25 @@ def _notice_vanished_peers(sock) -> None:
             pass
 
 
+def busy_message(limit: int | None) -> str:
+    return (f"This server is at its limit of {limit} open connections (--max-connections; a phone holds "
+            f"about three: its live stream and keep-alive connections). Nothing was done: try again in a "
+            f"few seconds. The host can restart the server with a higher --max-connections.")
+
+
 def _guarded_protocol():
+    from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    async def connection_limit_reached(scope, receive, send) -> None:
+        """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
+        body = busy_message(GuardedH11Protocol.max_connections).encode()
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    h11_impl.service_unavailable = connection_limit_reached  # what uvicorn sends past the limit
 
     class GuardedH11Protocol(H11Protocol):
         """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that
@@ -353,6 +370,7 @@ def _guarded_protocol():
         ``header_timeout`` seconds instead of holding a connection slot."""
 
         header_timeout = 10.0
+        max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
         _header_deadline = None
 
         def connection_made(self, transport):
