@@ -135,6 +135,7 @@ class TableService:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._import_lock = threading.Lock()
         self._listeners: list[Callable[[str, int], None]] = []
         if snapshot_dir is None and getattr(store, "path", None):
             snapshot_dir = Path(store.path).parent / "snapshots"
@@ -546,10 +547,11 @@ class TableService:
         except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
             log.warning("import refused: %r", exc)
             raise EntryError(f"The export does not replay: {type(exc).__name__}: {exc}"[:300]) from None
-        if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
-            code = self.new_code()
         seats = {"host": self.new_token()}
         seats.update({s: self.new_token() for s in game.seats(config)})
-        self.store.import_table(code, config, seats, events)
+        with self._import_lock:  # two imports of one file at once must not both take its code
+            if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
+                code = self.new_code()
+            self.store.import_table(code, config, seats, events)
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
 
