@@ -225,7 +225,7 @@ class Phone:
                     m = re.search(rb'"revision":\s*(\d+)', body)
                     got = int(m.group(1)) if m else json.loads(body)["revision"]
                 else:
-                    m = re.search(rb'class="muted rev">rev (\d+)<', body)
+                    m = re.search(rb'class="muted rev"[^>]*>rev (\d+)<', body)
                     got = int(m.group(1)) if m else -1
                 self.views.append((time.perf_counter(), got))
                 if got >= self.wanted:
