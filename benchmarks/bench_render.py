@@ -11,9 +11,11 @@ Imports the mid-game table (six factions, 300 entries, Shipment & Movement), the
 - the whole ``GET /t/CODE/view`` through the Flask test client (all of the above, the cache if
   any, compression), with the size of the HTML and of what is sent (br),
 
-and prints the median and p90 of each. Then the same render with Jinja's stock ``getattr``
-(attribute first: an exception per dict lookup) and the app's (``companion/web/templating.py``:
-dicts read by key first), alternated so that both see the same load. Run it before and after a change on the
+and prints the median and p90 of each (CPU time of this thread: less noisy than wall time when
+other programs load the machine). Then the same render of ``dune/view.html`` three ways,
+alternated so that all see the same load: Jinja's stock ``getattr`` (attribute first: an
+exception per dict lookup) without the board-part cache; the app's (``companion/web/
+templating.py``: dicts read by key first) without it; the app's with it (``board_part.py``). Run it before and after a change on the
 same machine; figures under load from other programs are noisy (the load average is printed).
 """
 from __future__ import annotations
@@ -67,44 +69,46 @@ def main(argv=None) -> int:
         for _ in range(args.rounds):
             for role in seats:
                 with app.test_request_context(f"/t/{code}/view"):
-                    t0 = time.perf_counter()
+                    t0 = time.thread_time()
                     view_for(t.state, role)
-                    t1 = time.perf_counter()
+                    t1 = time.thread_time()
                     ctx = page_context(t, role)
-                    t2 = time.perf_counter()
+                    t2 = time.thread_time()
                     html = render_template("dune/view.html", **ctx)
-                    t3 = time.perf_counter()
+                    t3 = time.thread_time()
                 fig["view_for"].append(t1 - t0)
                 fig["context"].append(t2 - t1)
                 fig["render"].append(t3 - t2)
-                t4 = time.perf_counter()
+                t4 = time.thread_time()
                 r = phones[role].get(f"/t/{code}/view", headers={"HX-Request": "true", "Accept-Encoding": "br"})
-                fig["request"].append(time.perf_counter() - t4)
+                fig["request"].append(time.thread_time() - t4)
                 assert r.status_code == 200
                 sizes.append(len(html.encode()))
                 sent.append(len(r.data))
         print(f"mid-game view of table {code} (revision {t.revision}), {len(seats)} seats x {args.rounds} rounds")
         for k, xs in fig.items():
-            print(f"  {k:10s} median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
+            print(f"  {k:10s} CPU median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
         print(f"  HTML {statistics.median(sizes) / 1024:.1f} KB, sent {statistics.median(sent) / 1024:.1f} KB (br)")
         import types
 
         from flask.templating import Environment
         env = app.jinja_env
-        ab: dict[str, list[float]] = {"stock getattr": [], "app getattr": []}
+        ab: dict[str, list[float]] = {"stock getattr, no board cache": [], "app getattr, no board cache": [],
+                                      "app getattr, board cache": []}
         for _ in range(args.rounds):
             for role in seats:
                 with app.test_request_context(f"/t/{code}/view"):
                     ctx = page_context(t, role)
                     for name in ab:
-                        if name == "stock getattr":
+                        if name.startswith("stock"):
                             env.getattr = types.MethodType(Environment.getattr, env)
+                        app.config["BOARD_PART_CACHE"] = name.endswith(", board cache")
                         t0 = time.thread_time()  # CPU time of this thread: less noise from other programs
                         render_template("dune/view.html", **ctx)
                         ab[name].append(time.thread_time() - t0)
                         env.__dict__.pop("getattr", None)
         for k, xs in ab.items():
-            print(f"  render CPU, {k:14s} median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
+            print(f"  render, {k:30s} median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
         try:
             print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         except OSError:

@@ -156,9 +156,10 @@ def board(t, fragment: bool = False):
 def template_globals() -> dict:
     """Names every Dune template (and every imported macro) can use."""
     from ..rules.factions import FACTION_IDS, load_factions
+    from .board_part import board_part
     from .board_svg import board_svg
     from .fragments import spice_cards
-    return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
+    return {"board_svg": board_svg, "board_part": board_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
             "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
