@@ -5,7 +5,8 @@
 Imports the mid-game table (six factions, 300 entries, Shipment & Movement), then for every seat
 (the six factions and the host) times, ``--rounds`` times each:
 
-- ``view_for`` (the seat's view of the state, the allowlist and the Dune composition),
+- ``view_for`` (the seat's view of the state, the allowlist and the Dune composition), with its
+  deep copies (what the JSON API does) and ``shared`` (what the pages do: no copy),
 - the whole page context (``view_for`` included, legal shipments, ...),
 - rendering ``dune/view.html`` from that context (Jinja),
 - the whole ``GET /t/CODE/view`` through the Flask test client (all of the above, the cache if
@@ -64,19 +65,23 @@ def main(argv=None) -> int:
             c = app.test_client()
             c.set_cookie(f"seat_{code}", token)
             phones[role] = c
-        fig: dict[str, list[float]] = {k: [] for k in ("view_for", "context", "render", "request")}
+        fig: dict[str, list[float]] = {k: [] for k in ("view_for", "view_for shared", "context", "render",
+                                                       "request")}
         sizes, sent = [], []
         for _ in range(args.rounds):
             for role in seats:
                 with app.test_request_context(f"/t/{code}/view"):
                     t0 = time.thread_time()
                     view_for(t.state, role)
+                    ta = time.thread_time()
+                    view_for(t.state, role, shared=True)
                     t1 = time.thread_time()
+                    fig["view_for shared"].append(t1 - ta)
                     ctx = page_context(t, role)
                     t2 = time.thread_time()
                     html = render_template("dune/view.html", **ctx)
                     t3 = time.thread_time()
-                fig["view_for"].append(t1 - t0)
+                fig["view_for"].append(ta - t0)
                 fig["context"].append(t2 - t1)
                 fig["render"].append(t3 - t2)
                 t4 = time.thread_time()
@@ -87,7 +92,7 @@ def main(argv=None) -> int:
                 sent.append(len(r.data))
         print(f"mid-game view of table {code} (revision {t.revision}), {len(seats)} seats x {args.rounds} rounds")
         for k, xs in fig.items():
-            print(f"  {k:10s} CPU median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
+            print(f"  {k:16s} CPU median {statistics.median(xs) * 1000:6.2f} ms   p90 {pct(xs, 90) * 1000:6.2f} ms")
         print(f"  HTML {statistics.median(sizes) / 1024:.1f} KB, sent {statistics.median(sent) / 1024:.1f} KB (br)")
         import types
 

@@ -61,3 +61,21 @@ def test_a_seats_own_board_secret_stays_on_its_page(app, client):
             assert ">NF5<" not in cached[role] and "NF?" in cached[role], role
     state = client.get(f"/api/tables/{t.code}/state", headers=bearer(t.seats["atreides"])).get_json()
     assert "nofield_token" not in json.dumps(state)
+
+
+def test_rendering_every_seats_pages_leaves_the_table_state_as_it_was(app, client):
+    """The pages read the state itself (no copy per render): none of them may change it."""
+    import copy
+    r = client.post("/api/tables/import", json=json.loads(MIDGAME.read_text("utf-8")))
+    made = r.get_json()
+    code = made["table"]
+    t = app.extensions["tables"].table(code)
+    before = copy.deepcopy(t.state)
+    board_token = app.extensions["tables"].spectator_token(code)
+    clients = phones(app, code, {"host": made["host_token"], **made["seats"], "board": board_token})
+    for role, c in clients.items():
+        for path in ("", "/view", "/board", "/history", "/proposals"):
+            r = c.get(f"/t/{code}{path}", headers={"HX-Request": "true"} if path == "/view" else {})
+            assert r.status_code in (200, 302, 401), (role, path, r.status_code)
+    assert client.get(f"/t/{code}/board?fragment=1").status_code == 200
+    assert t.state == before

@@ -79,7 +79,7 @@ def join(t, role, error: str | None = None, status: int = 200):
 def page_context(t, role: str, error: dict | None = None) -> dict:
     """Everything a table page or its live fragment needs, computed once per render."""
     from .fragments import deck_left, legal_choices
-    s = view_for(t.state, role)
+    s = view_for(t.state, role, shared=True)  # only read: no copy of the state
     return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES,
             "legal": legal_choices(t, role),
             "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
@@ -130,7 +130,7 @@ def board_context(t) -> dict:
     """Everything the board screen shows: the public view and the last public history lines.
     Public by construction: no cookie, no credential, no seat is read here."""
     with t.lock:
-        s = view_for(t.state, "board")
+        s = view_for(t.state, "board", shared=True)
     lines = [e for e in tables().history(t.code, "board") if e["payload"] is not None]
     rule_text = None
     if s.get("banner"):
@@ -143,7 +143,7 @@ def board_context(t) -> dict:
 def board_seat(t):
     """The live fragment of a phone that joined as the board: the phone-sized board page."""
     return no_store(make_response(render_template("dune/board_page.html", code=t.code, role="board",
-                                                  s=view_for(t.state, "board"))))
+                                                  s=view_for(t.state, "board", shared=True))))
 
 
 def board(t, fragment: bool = False):
