@@ -110,6 +110,10 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
                              "seven screens (docs/deploy.md)")
     parser.add_argument("--keep-alive", type=float, default=15,
                         help="seconds an idle keep-alive connection stays open (default 15)")
+    parser.add_argument("--unload-idle", type=float, default=1800,
+                        help="seconds after which a table nobody asked for (and no live stream watches) "
+                             "is dropped from memory; it loads again on the next request "
+                             "(default 1800; 0: never)")
     parser.add_argument("--gc", choices=("tuned", "default"), default="tuned",
                         help="garbage collector: 'tuned' for a long-running server (frozen after "
                              "start-up, fewer collections; default) or CPython's 'default'")
@@ -174,8 +178,10 @@ def make_server(app, args):
     raise_open_file_limit(args.max_connections + 256)
     GuardedH11Protocol.header_timeout = max(0.5, float(args.header_timeout))
     GuardedH11Protocol.max_connections = args.max_connections
+    asgi = asgi_app(app, threads=max(4, args.threads))
+    asgi.unload_idle = max(0.0, float(getattr(args, "unload_idle", 0) or 0))
     config = uvicorn.Config(
-        asgi_app(app, threads=max(4, args.threads)), host=args.host, port=args.port,
+        asgi, host=args.host, port=args.port,
         http=GuardedH11Protocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",
         limit_concurrency=args.max_connections, timeout_keep_alive=max(1, int(args.keep_alive)),
         h11_max_incomplete_event_size=64 * 1024, backlog=1024, access_log=False, log_level="warning",

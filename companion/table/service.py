@@ -81,6 +81,7 @@ class Table:
         self.state: dict = {}
         self.latest = 0          # the newest seq known to exist (another process may be ahead of us)
         self.snapshot_seq = 0    # the seq of the last snapshot written or read
+        self.used = time.monotonic()  # the last time a request asked for it (idle tables are unloaded)
 
     @property
     def revision(self) -> int:
@@ -215,6 +216,7 @@ class TableService:
         code = (code or "").upper()
         t = self._tables.get(code)
         if t is not None and not t.behind:
+            t.used = time.monotonic()
             return t
         with self._guard:
             loading = self._loading.setdefault(code, threading.Lock())
@@ -231,6 +233,25 @@ class TableService:
                 with t.lock:
                     self._catch_up(t)
             return t
+
+    def unload_idle(self, idle_seconds: float, keep: Callable[[str], bool] = lambda code: False) -> list[str]:
+        """Forget the tables nobody asked for in ``idle_seconds`` (memory stays bounded by the tables
+        in play); ``keep(code)`` keeps one anyway (e.g. a live stream is open on it). A table busy
+        right now is kept. The next request loads an unloaded table again, from the store (and its
+        snapshot), exactly as after a restart. Returns the codes unloaded."""
+        now = time.monotonic()
+        gone = []
+        for code, t in list(self._tables.items()):
+            if now - t.used < idle_seconds or keep(code) or not t.lock.acquire(blocking=False):
+                continue
+            try:
+                with self._guard:
+                    if self._tables.get(code) is t and now - t.used >= idle_seconds:
+                        del self._tables[code]  # (its loading lock stays: a load under way keeps it)
+                        gone.append(code)
+            finally:
+                t.lock.release()
+        return gone
 
     def _load(self, code: str) -> Table | None:
         config = self.store.table_config(code)

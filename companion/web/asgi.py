@@ -220,6 +220,23 @@ class CompanionASGI:
         if subscribe_seats is not None:  # a seat claimed or re-issued through another process
             subscribe_seats(self._seats_changed_anywhere)
 
+    unload_idle: float = 0.0  # seconds: a table nobody asked for that long is dropped from memory (0: never)
+
+    async def unload_idle_tables(self) -> None:
+        """Every so often, forget the tables idle for ``unload_idle`` seconds that have no live stream
+        open here (a stream follows its table in memory); the next request loads one again."""
+        loop = asyncio.get_running_loop()
+        every = max(1.0, min(60.0, self.unload_idle / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                gone = await loop.run_in_executor(None, self.tables.unload_idle, self.unload_idle,
+                                                  lambda code: code in self.hub.waiters)
+                if gone:
+                    log.info("unloaded %d idle table(s)", len(gone))
+            except Exception:  # noqa: BLE001 - never stop the server over housekeeping
+                log.exception("unloading idle tables failed")
+
     def _seats_changed_anywhere(self, code: str) -> None:
         if code.upper() in self.hub.waiters:  # only tables with a stream open here
             self.presence.bump(code)
@@ -230,6 +247,8 @@ class CompanionASGI:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
                     self.hub.loop = asyncio.get_running_loop()
+                    if self.unload_idle:
+                        self._unloader = asyncio.ensure_future(self.unload_idle_tables())
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
