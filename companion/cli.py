@@ -1,7 +1,7 @@
 """The ``companion`` command: serve the table on the LAN, or search the rules in a terminal.
 
     companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--database URL]
-              [--max-connections N] [--keep-alive S] [--header-timeout S]
+              [--max-connections N] [--keep-alive S] [--header-timeout S] [--unload-idle S] [--gc tuned|default]
     companion rules "query" [--limit N] [--faction F] [--phase P]
 """
 from __future__ import annotations
