@@ -600,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     args.phones = max(1, min(6, args.phones))
+    if not (1 <= args.tables <= 500 and 0 < args.duration <= 900 and 0 <= args.idle <= 20000):
+        ap.error("bounded: 1-500 tables, a duration up to 900 s, up to 20000 idle streams")
     if args.fetch == "state":
         args.fetch = "json"
     random.seed(args.seed)
