@@ -6,7 +6,7 @@
 // table moved on meanwhile.
 (function () {
   "use strict";
-  var posting = 0, deferred = -1;
+  var posting = [], deferred = -1;  // the entries on their way (their xhr: an answer may be retargeted)
 
   function shown() {
     var el = document.querySelector("#view [data-shown-revision]");
@@ -28,15 +28,19 @@
     var rev = announced(e);
     if (rev === null) { return; }
     if (rev <= shown()) { e.preventDefault(); return; }
-    if (posting > 0) { deferred = Math.max(deferred, rev); e.preventDefault(); }
+    var now = Date.now();  // an entry held back before it was sent never ends: forget it after a while
+    posting = posting.filter(function (p) { return now - p.at < 15000; });
+    if (posting.length) { deferred = Math.max(deferred, rev); e.preventDefault(); }
   });
   document.addEventListener("htmx:beforeRequest", function (e) {
-    if (entryToView(e) && !e.defaultPrevented) { posting += 1; }
+    if (entryToView(e) && !e.defaultPrevented && e.detail.xhr) { posting.push({xhr: e.detail.xhr, at: Date.now()}); }
   });
+  // every request ends here (answered, refused into the sheet, failed, timed out or aborted)
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (!entryToView(e)) { return; }
-    posting = Math.max(0, posting - 1);
-    if (posting === 0) {
+    var xhr = e.detail && e.detail.xhr, before = posting.length;
+    posting = posting.filter(function (p) { return p.xhr !== xhr; });
+    if (posting.length === before) { return; }
+    if (!posting.length) {
       var missed = deferred > shown();
       deferred = -1;
       if (missed && window.htmx) { htmx.trigger(document.body, "resync"); }
