@@ -1,7 +1,7 @@
 """The ``companion`` command: serve the table on the LAN, or search the rules in a terminal.
 
     companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--database URL]
-              [--max-connections N] [--keep-alive S] [--header-timeout S]
+              [--max-connections N] [--keep-alive S] [--header-timeout S] [--unload-idle S] [--gc tuned|default]
     companion rules "query" [--limit N] [--faction F] [--phase P]
 """
 from __future__ import annotations
@@ -11,6 +11,8 @@ import os
 import sys
 
 DEFAULT_PORT = 8765
+CONNECTIONS_PER_PHONE = 3  # its live stream + the 1-2 keep-alive connections a browser keeps for fetches
+DEFAULT_MAX_CONNECTIONS = 300 * 7 * CONNECTIONS_PER_PHONE + 1700  # 300 tables x (6 phones + a board): 8000
 
 
 def terminal_qr(url: str) -> str:
@@ -88,6 +90,7 @@ def serve(argv: list[str]) -> int:
         return 2
     app.extensions["search"].warm()
     server = make_server(app, args)
+    tune_gc(args.gc)
     print_banner(app, addresses)
     sys.stdout.flush()
     try:
@@ -100,14 +103,53 @@ def serve(argv: list[str]) -> int:
 # -- the server (uvicorn running companion.web.asgi: streams on the event loop, Flask in threads) --
 
 def add_server_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-connections", type=int, default=2000,
-                        help="open connections (each phone holds about two) before new requests get "
-                             "503 'busy' (default 2000)")
+    parser.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS,
+                        help="open connections before new requests get 503 saying the server is at "
+                             "its limit; a phone holds about three (its live stream and 1-2 keep-alive "
+                             f"connections): the default {DEFAULT_MAX_CONNECTIONS} serves some 300 tables of "
+                             "seven screens (docs/deploy.md)")
     parser.add_argument("--keep-alive", type=float, default=15,
                         help="seconds an idle keep-alive connection stays open (default 15)")
+    parser.add_argument("--unload-idle", type=float, default=1800,
+                        help="seconds after which a table nobody asked for (and no live stream watches) "
+                             "is dropped from memory; it loads again on the next request "
+                             "(default 1800; 0: never)")
+    parser.add_argument("--gc", choices=("tuned", "default"), default="tuned",
+                        help="garbage collector: 'tuned' for a long-running server (frozen after "
+                             "start-up, fewer collections; default) or CPython's 'default'")
     parser.add_argument("--header-timeout", type=float, default=10,
                         help="seconds a new connection has to send its request headers before it is "
                              "dropped (default 10)")
+
+
+GC_THRESHOLDS = (20_000, 50, 100)  # CPython's default is (700, 10, 10)
+GC_FREEZE_EVERY = 60.0  # seconds between freezes of what the server has loaded meanwhile
+
+
+def tune_gc(mode: str = "tuned") -> None:
+    """A long-running server keeps thousands of long-lived objects (tables, templates, the rules
+    index): CPython's default thresholds make a full collection walk all of them every few
+    seconds under load (a stop-the-world pause of 90-200 ms with a hundred mid-game tables).
+    Here young collections run less often, and what is loaded is moved out of the collector's
+    sight with ``gc.freeze()``: once after start-up, then every minute (tables loaded since). A
+    frozen object is still freed by reference counting when nothing uses it any more; only
+    reference cycles among frozen objects wait. ``mode`` "default" leaves CPython's settings."""
+    import gc
+    import threading
+
+    if mode == "default":
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+    def freezer():
+        import time
+        while True:
+            time.sleep(GC_FREEZE_EVERY)
+            gc.freeze()
+
+    threading.Thread(target=freezer, name="gc-freeze", daemon=True).start()
 
 
 def raise_open_file_limit(wanted: int) -> None:
@@ -135,8 +177,11 @@ def make_server(app, args):
         raise SystemExit("--max-connections must be at least 10")
     raise_open_file_limit(args.max_connections + 256)
     GuardedH11Protocol.header_timeout = max(0.5, float(args.header_timeout))
+    GuardedH11Protocol.max_connections = args.max_connections
+    asgi = asgi_app(app, threads=max(4, args.threads))
+    asgi.unload_idle = max(0.0, float(getattr(args, "unload_idle", 0) or 0))
     config = uvicorn.Config(
-        asgi_app(app, threads=max(4, args.threads)), host=args.host, port=args.port,
+        asgi, host=args.host, port=args.port,
         http=GuardedH11Protocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",
         limit_concurrency=args.max_connections, timeout_keep_alive=max(1, int(args.keep_alive)),
         h11_max_incomplete_event_size=64 * 1024, backlog=1024, access_log=False, log_level="warning",

@@ -164,8 +164,8 @@ def test_board_screen_shows_whose_turn_and_the_rule_shown_to_the_table(app, monk
     import companion.games.dune.web.pages as pages
     real = pages.view_for
 
-    def with_turn(state, viewer):
-        v = real(state, viewer)
+    def with_turn(state, viewer, **options):
+        v = real(state, viewer, **options)
         v["whose_turn"] = {"faction": "harkonnen", "order": ["atreides", "harkonnen", "fremen"],
                            "done": ["atreides"], "note": "The Guild may ship when it wishes."}
         return v

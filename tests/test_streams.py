@@ -285,6 +285,9 @@ def test_past_the_connection_limit_the_server_says_busy_instead_of_freezing(live
             statuses.append(int(head.split(" ")[1]))
         assert 200 in statuses and 503 in statuses  # the extra ones were told at once
         assert statuses.count(200) < 20
+        refused = streams[statuses.index(503)].wait_for("again")  # and told why, in a sentence
+        assert "limit of 20 open connections" in refused and "--max-connections" in refused
+        assert "Retry-After: 2" in refused or "retry-after: 2" in refused
     finally:
         for s in streams:
             s.close()

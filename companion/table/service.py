@@ -84,6 +84,7 @@ class Table:
         self.state: dict = {}
         self.latest = 0          # the newest seq known to exist (another process may be ahead of us)
         self.snapshot_seq = 0    # the seq of the last snapshot written or read
+        self.used = time.monotonic()  # the last time a request asked for it (idle tables are unloaded)
 
     @property
     def revision(self) -> int:
@@ -138,6 +139,7 @@ class TableService:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._import_lock = threading.Lock()
         self._listeners: list[Callable[[str, int], None]] = []
         if snapshot_dir is None and getattr(store, "path", None):
             snapshot_dir = Path(store.path).parent / "snapshots"
@@ -217,6 +219,7 @@ class TableService:
         code = (code or "").upper()
         t = self._tables.get(code)
         if t is not None and not t.behind:
+            t.used = time.monotonic()
             return t
         with self._guard:
             loading = self._loading.setdefault(code, threading.Lock())
@@ -233,6 +236,25 @@ class TableService:
                 with t.lock:
                     self._catch_up(t)
             return t
+
+    def unload_idle(self, idle_seconds: float, keep: Callable[[str], bool] = lambda code: False) -> list[str]:
+        """Forget the tables nobody asked for in ``idle_seconds`` (memory stays bounded by the tables
+        in play); ``keep(code)`` keeps one anyway (e.g. a live stream is open on it). A table busy
+        right now is kept. The next request loads an unloaded table again, from the store (and its
+        snapshot), exactly as after a restart. Returns the codes unloaded."""
+        now = time.monotonic()
+        gone = []
+        for code, t in list(self._tables.items()):
+            if now - t.used < idle_seconds or keep(code) or not t.lock.acquire(blocking=False):
+                continue
+            try:
+                with self._guard:
+                    if self._tables.get(code) is t and now - t.used >= idle_seconds:
+                        del self._tables[code]  # (its loading lock stays: a load under way keeps it)
+                        gone.append(code)
+            finally:
+                t.lock.release()
+        return gone
 
     def _load(self, code: str) -> Table | None:
         config = self.store.table_config(code)
@@ -606,10 +628,11 @@ class TableService:
         except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
             log.warning("import refused: %r", exc)
             raise EntryError(f"The export does not replay: {type(exc).__name__}: {exc}"[:300]) from None
-        if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
-            code = self.new_code()
         seats = {"host": self.new_token()}
         seats.update({s: self.new_token() for s in game.seats(config)})
-        self.store.import_table(code, config, seats, events)
+        with self._import_lock:  # two imports of one file at once must not both take its code
+            if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
+                code = self.new_code()
+            self.store.import_table(code, config, seats, events)
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}
 

@@ -57,6 +57,8 @@ def build_app(config: dict | None = None) -> Flask:
         static_folder=str(PACKAGE / "static"),
         static_url_path="/static",
     )
+    from . import templating
+    templating.install(app)  # dicts read by key first: no exception per lookup
     app.config.update(DATA_DIR=None, DATABASE=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=None,
                       SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
     if config:
@@ -74,8 +76,10 @@ def build_app(config: dict | None = None) -> Flask:
     app.extensions["presence"] = Presence()  # who holds a live stream (CONTRACTS 3)
 
     from .. import games
-    from . import api, live, pages, rules_web
+    from . import api, live, metrics, pages, rules_web
     app.register_blueprint(api.bp)
+    app.register_blueprint(metrics.bp)
+    metrics.install(app)
     app.register_blueprint(live.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_web.bp)

@@ -220,6 +220,23 @@ class CompanionASGI:
         if subscribe_seats is not None:  # a seat claimed or re-issued through another process
             subscribe_seats(self._seats_changed_anywhere)
 
+    unload_idle: float = 0.0  # seconds: a table nobody asked for that long is dropped from memory (0: never)
+
+    async def unload_idle_tables(self) -> None:
+        """Every so often, forget the tables idle for ``unload_idle`` seconds that have no live stream
+        open here (a stream follows its table in memory); the next request loads one again."""
+        loop = asyncio.get_running_loop()
+        every = max(1.0, min(60.0, self.unload_idle / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                gone = await loop.run_in_executor(None, self.tables.unload_idle, self.unload_idle,
+                                                  lambda code: code in self.hub.waiters)
+                if gone:
+                    log.info("unloaded %d idle table(s)", len(gone))
+            except Exception:  # noqa: BLE001 - never stop the server over housekeeping
+                log.exception("unloading idle tables failed")
+
     def _seats_changed_anywhere(self, code: str) -> None:
         if code.upper() in self.hub.waiters:  # only tables with a stream open here
             self.presence.bump(code)
@@ -230,6 +247,8 @@ class CompanionASGI:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
                     self.hub.loop = asyncio.get_running_loop()
+                    if self.unload_idle:
+                        self._unloader = asyncio.ensure_future(self.unload_idle_tables())
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
@@ -344,8 +363,25 @@ def _notice_vanished_peers(sock) -> None:
             pass
 
 
+def busy_message(limit: int | None) -> str:
+    return (f"This server is at its limit of {limit} open connections (--max-connections; a phone holds "
+            f"about three: its live stream and keep-alive connections). Nothing was done: try again in a "
+            f"few seconds. The host can restart the server with a higher --max-connections.")
+
+
 def _guarded_protocol():
+    from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    async def connection_limit_reached(scope, receive, send) -> None:
+        """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
+        body = busy_message(GuardedH11Protocol.max_connections).encode()
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    h11_impl.service_unavailable = connection_limit_reached  # what uvicorn sends past the limit
 
     class GuardedH11Protocol(H11Protocol):
         """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that
@@ -353,6 +389,7 @@ def _guarded_protocol():
         ``header_timeout`` seconds instead of holding a connection slot."""
 
         header_timeout = 10.0
+        max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
         _header_deadline = None
 
         def connection_made(self, transport):

@@ -36,17 +36,19 @@ def can_see(viewer: str, faction: str) -> bool:
 def compose(state: dict, viewer: str, out: dict) -> None:
     """Add the per-seat parts to ``out`` (which already holds the declared public keys): each
     faction's public part plus, for its own seat (and the host), its private part."""
+    from ...table.views import copier
     from .entries.consent import proposals_for
+    cp = copier()  # deep copies, or the state's own parts for a view that is only read
     out["proposals"] = proposals_for(state, viewer)  # only the two factions involved (and the host)
     factions = {}
     for f, pub in state["factions"].items():
-        entry = copy.deepcopy(pub)
+        entry = dict(pub) if cp is not copy.deepcopy else copy.deepcopy(pub)
         entry["spice"] = state["private"][f]["spice"] if can_see(viewer, f) else None
         if can_see(viewer, f):
-            entry["private"] = copy.deepcopy(state["private"][f])
+            entry["private"] = cp(state["private"][f])
         factions[f] = entry
     out["factions"] = factions
-    out["board"] = board_view(state, viewer)
+    out["board"] = board_view(state, viewer, cp)
     info = phase_info(state["phase"])
     out["phase_name"] = info.name
     out["now"] = {"summary": info.summary, "rule": info.rule}
@@ -55,10 +57,10 @@ def compose(state: dict, viewer: str, out: dict) -> None:
     out.update(turn_info(state, viewer))
 
 
-def view_for(state: dict, viewer: str) -> dict:
+def view_for(state: dict, viewer: str, *, shared: bool = False) -> dict:
     """The spine's per-seat view (kept here for the Dune modules that import it)."""
     from ...table.views import view_for as spine_view
-    return spine_view(state, viewer)
+    return spine_view(state, viewer, shared=shared)
 
 
 def turn_info(state: dict, viewer: str) -> dict:
@@ -383,7 +385,7 @@ def cards_left(seen: list, discovery: bool) -> list[str]:
     return cards_in_deck(seen)
 
 
-def board_view(state: dict, viewer: str = "board") -> dict:
+def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
     board = load_board()
     territories: dict = {}
     for piece, n in state["board"]["spice"].items():
@@ -413,8 +415,8 @@ def board_view(state: dict, viewer: str = "board") -> dict:
         t["type"] = board.territories[name].type if name in board.territories else "discovery"
         t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
                                 if split_piece(p)[0] == name}
-    return {"territories": dict(sorted(territories.items())), "discovery": copy.deepcopy(state["board"]["discovery"]),
-            "markers": copy.deepcopy(state["board"].get("markers", {}))}
+    return {"territories": dict(sorted(territories.items())), "discovery": cp(state["board"]["discovery"]),
+            "markers": cp(state["board"].get("markers", {}))}
 
 
 def victory_dict(result) -> dict:

@@ -9,7 +9,6 @@ from ....games import ConfigError
 from ....table.views import view_for
 from ....web.api import authenticated, error, tables
 from ..rules.board import load_board
-from ..state import PHASES
 
 bp = Blueprint("dune_api", __name__, url_prefix="/api")
 
@@ -61,9 +60,13 @@ def settings_from_api(body: dict) -> dict:
 
 def renders(state: dict, config: dict) -> None:
     """Render every seat's table fragment from a state (an import is refused if one fails)."""
-    for role in ["host", *config["factions"]]:
-        render_template("dune/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
-                        phases=PHASES)
+    import threading
+    from types import SimpleNamespace
+
+    from .pages import page_context
+    table = SimpleNamespace(code=state["table"], state=state, config=config, events=[], lock=threading.RLock())
+    for role in ["host", *config["factions"]]:  # as the phone's page renders it (legal shipments too)
+        render_template("dune/view.html", **page_context(table, role))
         render_template("dune/proposals.html", code=state["table"], role=role, s=view_for(state, role))
     render_template("dune/board_status.html", code=state["table"], s=view_for(state, "board"))
 

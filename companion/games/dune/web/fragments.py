@@ -37,7 +37,7 @@ def proposals(code):
     if role in (None, "board"):
         abort(401)
     return no_store(make_response(render_template("dune/proposals.html", code=t.code, role=role,
-                                                  s=view_for(t.state, role), proposals_only=True)))
+                                                  s=view_for(t.state, role, shared=True), proposals_only=True)))
 
 
 @bp.get("/t/<code>/reach")

@@ -80,9 +80,10 @@ def join(t, role, error: str | None = None, status: int = 200):
 def page_context(t, role: str, error: dict | None = None) -> dict:
     """Everything a table page or its live fragment needs, computed once per render."""
     from .fragments import deck_left, legal_choices
-    s = view_for(t.state, role)
+    s = view_for(t.state, role, shared=True)  # only read: no copy of the state
     return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES, "amend_note": amend_note(t, role),
-            "legal": legal_choices(t, role), "undo_target": tables().undo_target(t.code, role),
+            "legal": legal_choices(t, role),
+            "undo_target": tables().undo_target(t.code, role) if tables().table(t.code) is t else None,
             "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
 
 
@@ -101,7 +102,8 @@ def table(t, role):
 
 def render_view(code: str, role: str, error: dict | None = None, status: int = 200, toast: str | None = None):
     t = tables().table(code)
-    html = render_template("dune/view.html", **page_context(t, role, error))
+    oob = request.headers.get("HX-Request") == "true"  # the proposals ride along, out of band (one request)
+    html = render_template("dune/view.html", **page_context(t, role, error), oob_proposals=oob)
     response = no_store(make_response(html, status))
     if toast:
         response.headers["HX-Trigger"] = json.dumps({"entry-done": {"text": toast}})
@@ -147,7 +149,7 @@ def board_context(t) -> dict:
     """Everything the board screen shows: the public view and the last public history lines.
     Public by construction: no cookie, no credential, no seat is read here."""
     with t.lock:
-        s = view_for(t.state, "board")
+        s = view_for(t.state, "board", shared=True)
     lines = [e for e in tables().history(t.code, "board") if e["payload"] is not None]
     rule_text = None
     if s.get("banner"):
@@ -160,7 +162,7 @@ def board_context(t) -> dict:
 def board_seat(t):
     """The live fragment of a phone that joined as the board: the phone-sized board page."""
     return no_store(make_response(render_template("dune/board_page.html", code=t.code, role="board",
-                                                  s=view_for(t.state, "board"))))
+                                                  s=view_for(t.state, "board", shared=True))))
 
 
 def board(t, fragment: bool = False):
@@ -173,9 +175,10 @@ def board(t, fragment: bool = False):
 def template_globals() -> dict:
     """Names every Dune template (and every imported macro) can use."""
     from ..rules.factions import FACTION_IDS, load_factions
+    from .board_part import board_part
     from .board_svg import board_svg
     from .fragments import spice_cards
-    return {"board_svg": board_svg, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
+    return {"board_svg": board_svg, "board_part": board_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
             "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),

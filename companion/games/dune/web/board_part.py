@@ -1,0 +1,72 @@
+"""The board part of a view (``dune/board_view.html``: the map and the board table), rendered once
+per table, revision and what it shows, and reused by every seat and the board phone.
+
+The part is rendered from only the pieces of the view it reads (``INPUTS``), never from the rest
+of the seat's view, and a rendered part is reused only for a view whose pieces are *equal* to the
+ones it was rendered from. So a seat whose board differs (its own No-Field token shows its number,
+say) gets its own render, and no seat's private data can reach another seat's page through the
+cache: what is shared is a pure function of data that was the same for both.
+
+Bounded: the ``MAX_REVISIONS`` latest (table, revision) keys, a few variants each (LRU).
+``app.config["BOARD_PART_CACHE"] = False`` renders every time (the tests compare both).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import current_app, render_template
+from markupsafe import Markup
+
+INPUTS = ("board", "storm", "shield_wall", "last_revealed", "alliances")
+MAX_REVISIONS = 600      # e.g. 300 tables x their last 2 revisions
+MAX_VARIANTS = 8         # different boards at one revision (a No-Field owner's, the others')
+
+
+class PartCache:
+    def __init__(self, max_revisions: int = MAX_REVISIONS, max_variants: int = MAX_VARIANTS):
+        self.max_revisions, self.max_variants = max_revisions, max_variants
+        self._parts: OrderedDict[tuple, list[tuple[dict, Markup]]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple, inputs: dict, render) -> Markup:
+        with self._lock:
+            variants = self._parts.get(key)
+            if variants is not None:
+                self._parts.move_to_end(key)
+                for known, html in variants:
+                    if known == inputs:
+                        self.hits += 1
+                        return html
+        html = render()
+        with self._lock:
+            self.misses += 1
+            variants = self._parts.setdefault(key, [])
+            self._parts.move_to_end(key)
+            if len(variants) < self.max_variants:
+                variants.append((inputs, html))
+            while len(self._parts) > self.max_revisions:
+                self._parts.popitem(last=False)
+        return html
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+
+def cache(app) -> PartCache:
+    c = app.extensions.get("dune_board_part")
+    if c is None:
+        c = app.extensions.setdefault("dune_board_part", PartCache())
+    return c
+
+
+def board_part(s: dict) -> Markup:
+    """The board part for view ``s`` (a Jinja global: ``{{ board_part(s) }}``)."""
+    app = current_app._get_current_object()
+    if not app.config.get("BOARD_PART_CACHE", True):
+        return Markup(render_template("dune/board_view.html", s=s))
+    inputs = {k: s.get(k) for k in INPUTS}
+    return cache(app).get((s.get("table"), s.get("revision")), inputs,
+                          lambda: Markup(render_template("dune/board_view.html", s=inputs)))
