@@ -43,6 +43,7 @@ MAP_TEXT = """() => {
   const k = r.width / vb.width;
   const out = {labels: [], chips: [], map_h: r.height, map_w: r.width};
   for (const t of svg.querySelectorAll('text')) {
+    if (!t.getClientRects().length || getComputedStyle(t).display === 'none') continue;  // not drawn
     const fs = parseFloat(getComputedStyle(t).fontSize) * k;
     const tr = t.getBoundingClientRect();
     // only what is on the screen counts (a zoomed map shows part of itself)
