@@ -81,3 +81,34 @@ def test_no_axe_violations_on_any_page_state(server, browser, size):
             ctx.close()
     bad = {k: v for k, v in found.items() if v[0] or v[1] < 1}
     assert not bad, "\n".join(f"{k}: h1={h1} " + "; ".join(v) for k, (v, h1) in bad.items())
+
+
+def test_the_host_page_keeps_keyboard_focus_when_the_seat_list_refreshes(server, browser):
+    from playwright.sync_api import expect
+    from board_screen_helpers import Table
+    t = Table(server)
+    ctx, host = page_for(browser, server, "tv", t.code, t.host)
+    phones = []
+
+    def join(seat):
+        pctx, phone = page_for(browser, server, "phone")
+        phones.append(pctx)
+        phone.goto(f"{server.url}/t/{t.code}/join")
+        phone.tap(f'button[name="seat"][value="{seat}"]')
+        expect(host.locator(f'#seats li[data-seat="{seat}"] .seat-state')).to_have_text("● connected", timeout=8000)
+
+    try:
+        host.goto(f"{server.url}/t/{t.code}/host")
+        host.wait_for_load_state("networkidle")
+        join("harkonnen")
+        host.focus("#reissue-harkonnen")
+        # another phone joins: the seat list refreshes under the host's keyboard focus
+        join("fremen")
+        host.wait_for_timeout(300)
+        assert host.evaluate("document.activeElement && document.activeElement.id") == "reissue-harkonnen"
+        host.keyboard.press("Tab")    # and the keyboard goes on from there, to the next seat's button
+        assert host.evaluate("document.activeElement && document.activeElement.id") == "reissue-fremen"
+    finally:
+        ctx.close()
+        for p in phones:
+            p.close()
