@@ -15,6 +15,9 @@ own stack, the share of pieces with a bright fill, and the WCAG contrast of ever
 
     python benchmarks/bench_board_screen.py                 # prints the tables
     python benchmarks/bench_board_screen.py --shots docs/screenshots   # also saves screenshots
+    python benchmarks/bench_board_screen.py --axe      # also axe-core's violations by impact, per size
+
+(--axe: axe-core over the page states of tests/a11y_pages.py, 24 states at 390x844 and 1920x1080.)
 """
 from __future__ import annotations
 
@@ -81,6 +84,7 @@ def measure_phone(browser, server, t, shots=None) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", help="folder for screenshots")
+    ap.add_argument("--axe", action="store_true", help="also run axe-core over every page state")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
     server = LiveServer(Path(tempfile.mkdtemp()) / "data").start()
@@ -97,6 +101,13 @@ def main() -> None:
                     rows.append((phase, f"{w}x{h}", measure_board(browser, server, t, w, h, args.shots, shot)))
                 if phase == "shipment_movement":
                     phone = measure_phone(browser, server, t, args.shots)
+            axe = {}
+            if args.axe:
+                from a11y_pages import count, scan
+                for size in ("phone", "tv"):
+                    found = scan(browser, server, size)
+                    axe[size] = (len(found), sum((count(v) for v, _ in found.values()), start=count([])),
+                                 sum(1 for _, h1 in found.values() if h1 < 1))
             browser.close()
     finally:
         server.stop()
@@ -109,6 +120,10 @@ def main() -> None:
     if phone:
         print(f"\nphone 390x844, Shipment: smallest map text {phone['before']:.1f} px, after a tap on the own stack "
               f"{phone['after']:.1f} px; {phone['bright']} of {phone['pieces']} pieces brightly filled")
+    for size, (n, c, no_h1) in axe.items():
+        print(f"\naxe-core, {size} ({n} page states): " + ", ".join(f"{k} {c.get(k, 0)}" for k in
+                                                                  ("critical", "serious", "moderate", "minor"))
+              + f" (elements); pages without an h1: {no_h1}")
     print(f"\n{'faction':10} {'chip text/chip':>14} {'chip/map':>9} {'stripe/card':>11}")
     for f, c in faction_contrasts().items():
         print(f"{f:10} {c['text']:14.2f} {c['chip_on_map']:9.2f} {c['stripe']:11.2f}")

@@ -59,8 +59,57 @@ def states(server):
 PHASE_STATES = ["storm", "bidding", "shipment_movement", "battle", "battle revealed"]
 
 
-def phone_states(t: Table):
-    """Phase states of Atreides' phone (the board screen too): put the table in each phase in turn."""
+def page_for(browser, server, size, code=None, token=None):
+    ctx = browser.new_context(**SIZES[size])
+    if token:
+        ctx.add_cookies([{"name": f"seat_{code}", "value": token, "url": server.url}])
+    return ctx, ctx.new_page()
+
+
+def _check(page, name, found):
+    page.wait_for_load_state("networkidle")
+    found[name] = (axe_run(page), page.locator("h1").count())
+
+
+def scan(browser, server, size) -> dict[str, tuple[list[dict], int]]:
+    """name -> (axe violations, number of h1) for every page state at one size ("phone" or "tv")."""
+    t, pages = states(server)
+    found = {}
+    for name, url, token, _ in pages:
+        code = url.split("/")[2] if url.startswith("/t/") else None
+        ctx, page = page_for(browser, server, size, code, token)
+        try:
+            page.goto(server.url + url)
+            _check(page, name, found)
+        finally:
+            ctx.close()
     for phase in PHASE_STATES:
         put_in(t, phase)
-        yield phase
+        ctx, page = page_for(browser, server, size, t.code, t.seats["atreides"])
+        try:
+            page.goto(f"{server.url}/t/{t.code}")
+            _check(page, f"phone {phase}", found)
+            if phase == "storm":                # a refusal in place: Next phase before the storm moved
+                page.locator("#now button.next").click()
+                page.wait_for_selector("#sheet #refusal")
+                _check(page, "refusal", found)
+            if phase == "shipment_movement":    # the map picker open: a tap on my stack in Arrakeen
+                piece = page.locator('#view svg.dune-map [data-piece="Arrakeen@9"]')
+                for _ in range(3):
+                    page.wait_for_function("() => !document.querySelector('svg.dune-map[data-animating]')")
+                    piece.dispatch_event("click")
+                    page.wait_for_timeout(400)
+                    if page.locator("#reach-card").is_visible():
+                        break
+                assert page.locator("#reach-card").is_visible()
+                _check(page, "map picker open", found)
+            if phase == "battle":               # the battle plan builder
+                if not page.locator("[id^=plan-]").count():
+                    page.locator("#battles-now button[data-open-battle]").first.click()
+                page.wait_for_selector("[id^=plan-]")
+                _check(page, "battle plan builder", found)
+            page.goto(f"{server.url}/t/{t.code}/board")
+            _check(page, f"board screen {phase}", found)
+        finally:
+            ctx.close()
+    return found

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from a11y_pages import PHASE_STATES, SIZES, axe_run, count, describe, states
-from board_screen_helpers import put_in
+from a11y_pages import describe, page_for, scan
 from conftest import BROWSER, LiveServer
 
 pytestmark = BROWSER
@@ -24,62 +23,11 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-def page_for(browser, server, size, code=None, token=None):
-    ctx = browser.new_context(**SIZES[size])
-    if token:
-        ctx.add_cookies([{"name": f"seat_{code}", "value": token, "url": server.url}])
-    return ctx, ctx.new_page()
-
-
-def check(page, name, found):
-    page.wait_for_load_state("networkidle")
-    v = axe_run(page)
-    h1 = page.locator("h1").count()
-    found[name] = (describe(v), h1)
-
-
 @pytest.mark.parametrize("size", ["phone", "tv"])
 def test_no_axe_violations_on_any_page_state(server, browser, size):
-    t, pages = states(server)
-    found = {}
-    for name, url, token, _ in pages:
-        code = url.split("/")[2] if url.startswith("/t/") else None
-        ctx, page = page_for(browser, server, size, code, token)
-        try:
-            page.goto(server.url + url)
-            check(page, name, found)
-        finally:
-            ctx.close()
-    for phase in PHASE_STATES:
-        put_in(t, phase)
-        ctx, page = page_for(browser, server, size, t.code, t.seats["atreides"])
-        try:
-            page.goto(f"{server.url}/t/{t.code}")
-            check(page, f"phone {phase}", found)
-            if phase == "battle":        # the battle plan builder
-                if not page.locator("[id^=plan-]").count():
-                    page.locator("#battles-now button[data-open-battle]").first.click()
-                page.wait_for_selector("[id^=plan-]")
-                check(page, "battle plan builder", found)
-            if phase == "storm":                # a refusal in place: Next phase before the storm moved
-                page.locator("#now button.next").click()
-                page.wait_for_selector("#sheet #refusal")
-                check(page, "refusal", found)
-            if phase == "shipment_movement":    # the map picker open: a tap on my stack in Arrakeen
-                piece = page.locator('#view svg.dune-map [data-piece="Arrakeen@9"]')
-                for _ in range(3):
-                    page.wait_for_function("() => !document.querySelector('svg.dune-map[data-animating]')")
-                    piece.dispatch_event("click")
-                    page.wait_for_timeout(400)
-                    if page.locator("#reach-card").is_visible():
-                        break
-                assert page.locator("#reach-card").is_visible()
-                check(page, "map picker open", found)
-            page.goto(f"{server.url}/t/{t.code}/board")
-            check(page, f"board screen {phase}", found)
-        finally:
-            ctx.close()
-    bad = {k: v for k, v in found.items() if v[0] or v[1] < 1}
+    found = scan(browser, server, size)
+    assert len(found) >= 22, sorted(found)
+    bad = {k: (describe(v), h1) for k, (v, h1) in found.items() if v or h1 < 1}
     assert not bad, "\n".join(f"{k}: h1={h1} " + "; ".join(v) for k, (v, h1) in bad.items())
 
 
