@@ -459,7 +459,7 @@ class SecretHarkonnen:
     def secret_for(self, at, payload, role: str) -> str | None:
         return role if at.secret else None
 
-    def may_read(self, viewer: str, secret_for: str, state: dict) -> bool:
+    def may_read(self, viewer: str, secret_for: str, state: dict, type_: str | None = None) -> bool:
         return viewer == secret_for or state.get("phase") == "over"
 
     def invariants(self, state: dict) -> list[str]:

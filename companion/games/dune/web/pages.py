@@ -150,6 +150,12 @@ def board(t, fragment: bool = False):
     return no_store(make_response(render_template(name, **board_context(t))))
 
 
+def story(t, role):
+    """The story page (after the game): story_page.py."""
+    from .story_page import story as story_page
+    return story_page(t, role)
+
+
 # -- what every template may use --------------------------------------------------------------------
 
 def template_globals() -> dict:

@@ -1,0 +1,152 @@
+"""The Atreides' card records (KISS, Atreides: "You, and only you, may keep written records about
+cards"): the card seen at auction joins the buyer's hand, and the public entries keep the records up to
+date (discards, battle reveals, trades, cards taken unseen, the Harkonnen bonus card). Nobody else
+receives them."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import bearer, create_table
+from table_helpers import host_state, ok, refused, set_phase
+
+THREE = ["atreides", "harkonnen", "emperor"]
+
+
+def records(client, t, who="atreides"):
+    return client.get(f"/api/tables/{t.code}/state", headers=bearer(t.token(who))).get_json().get("records")
+
+
+@pytest.fixture()
+def bidding(client):
+    t = create_table(client, THREE)
+    set_phase(client, t, "bidding")
+    return t
+
+
+def see_and_buy(client, t, card, buyer, price=1):
+    ok(client, t, "atreides", type="cards.seen", faction="atreides", card=card)
+    ok(client, t, buyer, type="bid.buy", faction=buyer, price=price)
+
+
+# (what happens, then the records the Atreides hold of the Emperor and of the Harkonnen)
+CASES = [
+    ("the card seen joins the buyer's hand",
+     [("see_buy", "Lasgun", "emperor")], {"emperor": (["Lasgun"], 1)}),
+    # the Harkonnen start with 2 cards: 2 unknown + the one bought (seen) + the bonus card (unknown)
+    ("the Harkonnen bonus card is unknown to the Atreides",
+     [("see_buy", "Chaumas", "harkonnen")], {"harkonnen": (["Chaumas"], 3)}),
+    ("a card bought unseen is unknown",
+     [("buy", None, "emperor")], {"emperor": ([], 2)}),
+    ("a discard leaves the known hand",
+     [("see_buy", "Lasgun", "emperor"), ("discard", "Lasgun", "emperor")], {"emperor": ([], 1)}),
+    ("a card lost unseen (the hand corrected) forgets what was known",
+     [("see_buy", "Lasgun", "emperor"), ("hand", 1, "emperor")], {"emperor": ([], 1)}),
+    ("two cards seen, two buyers",
+     [("see_buy", "Lasgun", "emperor"), ("see_buy", "Shield", "harkonnen")],
+     {"emperor": (["Lasgun"], 1), "harkonnen": (["Shield"], 3)}),
+]
+
+
+@pytest.mark.parametrize("what, steps, expected", CASES, ids=[c[0] for c in CASES])
+def test_records_follow_the_public_entries(client, bidding, what, steps, expected):
+    t = bidding
+    for kind, card, f in steps:
+        if kind == "see_buy":
+            see_and_buy(client, t, card, f)
+        elif kind == "buy":
+            ok(client, t, f, type="bid.buy", faction=f, price=1)
+        elif kind == "discard":
+            ok(client, t, f, type="cards.discard", faction=f, card=card)
+        elif kind == "hand":
+            ok(client, t, "host", type="hand.set", faction=f, size=card)
+    r = records(client, t)
+    for f, (known, unknown) in expected.items():
+        assert r["hands"][f] == known, (what, r)
+        assert r["unknown"][f] == unknown, (what, r)
+
+
+def test_the_discard_pile_and_the_atreides_own_hand(client, bidding):
+    t = bidding
+    see_and_buy(client, t, "Lasgun", "emperor")
+    ok(client, t, "emperor", type="cards.discard", faction="emperor", card="Lasgun")
+    ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Shield"])
+    r = records(client, t)
+    assert r["discarded"] == ["Lasgun"]
+    assert r["hands"]["atreides"] == ["Shield"] and r["unknown"]["atreides"] == 0
+
+
+def test_an_undone_purchase_leaves_the_records(client, bidding):
+    t = bidding
+    see_and_buy(client, t, "Lasgun", "emperor")
+    client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.host), json={})
+    r = records(client, t)
+    assert r["hands"]["emperor"] == [] and r["seen"] == "Lasgun"  # the card is still up, still noted
+
+
+def test_only_the_atreides_note_the_card_and_only_in_bidding(client):
+    t = create_table(client, THREE)
+    refused(client, t, "atreides", "atreides-prescience-bidding", "bidding", type="cards.seen", faction="atreides",
+            card="Lasgun")
+    set_phase(client, t, "bidding")
+    refused(client, t, "host", "atreides-prescience-bidding", "only the atreides", type="cards.seen",
+            faction="emperor", card="Lasgun")
+    r = client.post(f"/api/tables/{t.code}/actions", headers=bearer(t.token("emperor")),
+                    json={"type": "cards.seen", "faction": "atreides", "card": "Lasgun", "revision": 0})
+    assert r.status_code == 403
+
+
+def test_a_battle_reveal_shows_the_cards_played_and_the_winner_keeps_them(client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    bid = s["battles"][-1]["id"]
+    ok(client, t, "harkonnen", type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
+    ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Shield"])
+    assert records(client, t)["hands"]["harkonnen"] == []  # a secret entry tells the Atreides nothing
+    ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=5,
+       weapon="crysknife")
+    ok(client, t, "atreides", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=1,
+       defense="Shield")
+    ok(client, t, "host", type="battle.reveal", battle=bid)
+    r = records(client, t)
+    assert r["hands"]["harkonnen"] == ["Crysknife"] and r["unknown"]["harkonnen"] == 1
+    ok(client, t, "host", type="battle.apply", battle=bid)
+    after = host_state(client, t)
+    r = records(client, t)
+    held = after["factions"]["harkonnen"]["hand_size"]
+    assert len(r["hands"]["harkonnen"]) + r["unknown"]["harkonnen"] == held
+    for c in after["treachery"]["discard"]:
+        assert c not in r["hands"]["harkonnen"] or r["hands"]["harkonnen"].count(c) <= 1
+
+
+def test_nobody_else_receives_records_or_the_card_seen(client, bidding):
+    t = bidding
+    ok(client, t, "atreides", type="cards.seen", faction="atreides", card="Gom Jabbar")
+    for who in ["host", "harkonnen", "emperor"]:
+        body = client.get(f"/api/tables/{t.code}/state", headers=bearer(t.token(who))).get_data(as_text=True)
+        assert "records" not in json.loads(body) and "Gom Jabbar" not in body, who
+        hist = client.get(f"/api/tables/{t.code}/history", headers=bearer(t.token(who))).get_data(as_text=True)
+        assert "Gom Jabbar" not in hist, who
+    export = client.get(f"/api/tables/{t.code}/export", headers=bearer(t.host)).get_data(as_text=True)
+    assert "Gom Jabbar" not in export and '"cards.seen"' in export
+    mine = client.get(f"/api/tables/{t.code}/history", headers=bearer(t.token("atreides"))).get_data(as_text=True)
+    assert "Gom Jabbar" in mine
+
+
+def test_the_house_rule_gives_each_seat_its_own_records(client):
+    t = create_table(client, THREE, options={"card_records": "everyone"})
+    set_phase(client, t, "bidding")
+    ok(client, t, "emperor", type="bid.buy", faction="emperor", price=1)
+    for who in THREE:
+        r = records(client, t, who)
+        assert r is not None and r["unknown"]["emperor"] == 2
+    assert "records" not in client.get(f"/api/tables/{t.code}/state", headers=bearer(t.host)).get_json()
+
+
+def test_card_records_option_is_checked(client):
+    r = client.post("/api/tables", json={"factions": THREE, "options": {"card_records": "nobody"}})
+    assert r.status_code == 422 and "card_records" in r.get_json()["error"]["message"]
