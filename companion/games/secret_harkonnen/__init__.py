@@ -481,6 +481,13 @@ class SecretHarkonnen:
             return "A Secret Harkonnen table is exported once the game is over: the file holds every role."
         return None
 
+    def story_open(self, state: dict) -> bool:
+        return state.get("phase") == "over"
+
+    def story(self, code: str, config: dict, events: list[dict], undone: dict) -> dict:
+        from .story import build_story
+        return build_story(code, config, events, undone)
+
     def undoable(self, event: dict) -> str | None:
         if event["type"] == "sh.deal":
             return "The deal cannot be undone: start a new table to deal again."

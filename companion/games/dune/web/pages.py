@@ -36,6 +36,8 @@ def create():
     options = {"discovery_tokens": request.form.get("discovery_tokens") == "on"}
     if request.form.get("kiss_cards_in_discard") == "on":  # KISS: the 5 added cards start in the discard pile
         options["kiss_cards_in_discard"] = True
+    if request.form.get("card_records_everyone") == "on":  # a house rule: every seat keeps card records
+        options["card_records"] = "everyone"
     for key in ("advanced", "leader_skills", "stronghold_cards"):  # the CHOAM & Richese add-on's modules
         if request.form.get(key) == "on":
             options[key] = True
