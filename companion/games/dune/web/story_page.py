@@ -59,7 +59,7 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
 
 def story(t, role):
     from ..story import build_story, turn_ends
-    from .pages import tables
+    from ....web.pages import tables
     try:
         tables().story(t.code)  # the same gate as the JSON: 403 before the game is over
     except Forbidden as exc:
