@@ -97,8 +97,9 @@ def secrets_of(state: dict) -> dict:
 def build_story(code: str, config: dict, events: list[dict], undone: dict, ends=None) -> dict:
     ends = ends or turn_ends(code, config, events, undone)
     final = ends[-1][1]
-    winner = copy.deepcopy(final.get("winner")) or ({"factions": [], "summary": f"the game ended: {final['ended']['reason']}"}
-                                                    if final.get("ended") else None)
+    winner = copy.deepcopy(final.get("winner"))
+    if winner is None and final.get("ended"):
+        winner = {"factions": [], "summary": f"The game ended: {final['ended']['reason']}"}
     entries = [{"seq": e["seq"], "seat": e["seat"], "type": e["type"], "summary": e["summary"],
                 "payload": copy.deepcopy(e["payload"]), "secret_for": e.get("secret_for"),
                 "undone": e["seq"] in undone} for e in events]

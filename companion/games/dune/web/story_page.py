@@ -41,6 +41,11 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
                      f'<text class="axis" x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
     for i, t in enumerate(turns):
         parts.append(f'<text class="axis" x="{x(i):.1f}" y="{h - 8}" text-anchor="middle">{t}</text>')
+    # each line's letters at its end, pushed apart where two lines end together
+    ends = sorted((y(vals[-1]), f) for f, vals in per.items() if vals)
+    label_y: dict = {}
+    for i, (yy, f) in enumerate(ends):
+        label_y[f] = max(yy, label_y[ends[i - 1][1]] + 13) if i else yy
     for f, vals in per.items():
         colour = COLOURS.get(f, "#ddd")
         pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vals))
@@ -50,7 +55,7 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
         for i, v in enumerate(vals):
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}"/>')
         if vals:
-            parts.append(f'<text class="tag" x="{x(len(vals) - 1) + 6:.1f}" y="{y(vals[-1]) + 4:.1f}" '
+            parts.append(f'<text class="tag" x="{x(len(vals) - 1) + 6:.1f}" y="{label_y[f] + 4:.1f}" '
                          f'fill="{colour}">{SHORT.get(f, f[:2].upper())}</text>')
         parts.append("</g>")
     parts.append("</svg>")
@@ -69,7 +74,7 @@ def story(t, role):
         undone = dict(t.undone)
     ends = turn_ends(t.code, t.config, events, undone)
     data = build_story(t.code, t.config, events, undone, ends)
-    charts = [line_chart(k, data["turns"], data["series"][k]) for k in ("spice", "forces_on_board", "strongholds")]
+    charts = [line_chart(k, data["turns"], data["series"][k]) for k in ("spice", "forces_on_board", "strongholds", "cards_in_hand")]
     timeline = _timeline(t, events, undone, ends)
     response = make_response(render_template("dune/story.html", code=t.code, role=role, d=data, charts=charts,
                                              timeline=timeline, colours=COLOURS))
@@ -87,5 +92,7 @@ def _timeline(t, events, undone, ends) -> list[dict]:
     current = 1
     for e in events:
         current = turn_of.get(e["seq"], current)
-        groups.setdefault(current, []).append(e | {"undone": e["seq"] in undone})
+        shown = {k: v for k, v in e["payload"].items() if k not in ("type", "override", "reason", "revision")
+                 or (k == "reason" and v)}
+        groups.setdefault(current, []).append(e | {"undone": e["seq"] in undone, "shown": shown})
     return [{"turn": turn, "entries": groups.get(turn, []), "map": view_for(state, "board")} for turn, state in ends]
