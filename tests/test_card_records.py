@@ -150,3 +150,93 @@ def test_the_house_rule_gives_each_seat_its_own_records(client):
 def test_card_records_option_is_checked(client):
     r = client.post("/api/tables", json={"factions": THREE, "options": {"card_records": "nobody"}})
     assert r.status_code == 422 and "card_records" in r.get_json()["error"]["message"]
+
+
+# -- cards moving between hands: trades, the Black Market, tokens, prescience -----------------------
+
+ADDON = ["atreides", "emperor", "choam", "richese"]
+
+
+def addon_table(client):
+    t = create_table(client, ADDON, options={"advanced": True})
+    set_phase(client, t, "bidding")
+    return t
+
+
+def test_a_named_black_market_card_joins_the_buyers_hand(client):
+    t = addon_table(client)
+    ok(client, t, "richese", type="cards.set", faction="richese", cards=["Lasgun"])
+    ok(client, t, "richese", type="blackmarket.sell", faction="richese", buyer="emperor", price=2, card="Lasgun")
+    r = records(client, t)
+    assert r["hands"]["emperor"] == ["Lasgun"] and r["hands"]["richese"] == [] and r["unknown"]["richese"] == 0
+
+
+def test_an_unnamed_black_market_card_makes_the_sellers_known_cards_uncertain(client):
+    t = addon_table(client)
+    see_and_buy(client, t, "Shield", "richese")  # the Atreides know Richese holds a Shield
+    assert records(client, t)["hands"]["richese"] == ["Shield"]
+    ok(client, t, "richese", type="blackmarket.sell", faction="richese", buyer="emperor", price=2)
+    r = records(client, t)
+    # which card went? nobody saw: the Shield may be gone
+    assert r["hands"]["richese"] == [] and r["unknown"]["emperor"] == 2
+
+
+@pytest.mark.parametrize("ally, choam_known", [("atreides", ["Crysknife"]), ("emperor", [])],
+                         ids=["the Atreides trade: they know both cards", "another trade: the cards moved unseen"])
+def test_a_choam_trade(client, ally, choam_known):
+    t = addon_table(client)
+    see_and_buy(client, t, "Snooper", "choam")
+    ok(client, t, type="alliance.form", factions=["choam", ally], override=True, reason="a Nexus")
+    ok(client, t, "host", type="cards.set", faction="choam", cards=["Kulon", "Snooper"])  # its hand, named
+    ok(client, t, "host", type="cards.set", faction=ally, cards=["Crysknife"])
+    assert records(client, t)["hands"]["choam"] == ["Snooper"]
+    ok(client, t, "choam", type="choam.trade", gives="Snooper", receives="Crysknife")
+    r = records(client, t)
+    assert r["hands"]["choam"] == choam_known
+    if ally == "atreides":
+        assert "Snooper" in r["hands"]["atreides"]  # their own hand, as their phone holds it
+
+
+def test_a_card_taken_from_the_deck_by_a_token_is_unknown(client):
+    t = create_table(client, ["atreides", "moritani", "emperor"])
+    set_phase(client, t, "mentat_pause")
+    ok(client, t, "moritani", type="terror.place", faction="moritani", territory="Arrakeen", token="Robbery")
+    before = records(client, t)["unknown"]["moritani"]
+    ok(client, t, "moritani", type="terror.reveal", faction="moritani", territory="Arrakeen", take_card=True)
+    assert records(client, t)["unknown"]["moritani"] == before + 1
+
+
+def test_the_atreides_own_prescience_answer_shows_a_card(client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    bid = s["battles"][-1]["id"]
+    ok(client, t, "host", type="cards.set", faction="harkonnen", cards=["Lasgun", "Baliset"])
+    ok(client, t, "atreides", type="battle.prescience", battle=bid, faction="atreides", element="weapon")
+    ok(client, t, "harkonnen", type="battle.answer", battle=bid, faction="harkonnen", weapon="Lasgun")
+    r = records(client, t)
+    assert r["hands"]["harkonnen"] == ["Lasgun"] and r["unknown"]["harkonnen"] == 1
+    for who in ("harkonnen", "fremen", "host"):
+        assert records(client, t, who) is None
+
+
+def test_the_house_rule_records_the_reveals_of_a_seats_own_battles_only(client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"], options={"card_records": "everyone"})
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    bid = s["battles"][-1]["id"]
+    ok(client, t, "host", type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
+    ok(client, t, "host", type="cards.set", faction="atreides", cards=["Shield"])
+    ok(client, t, "host", type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=5,
+       weapon="crysknife")
+    ok(client, t, "host", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=1,
+       defense="Shield")
+    ok(client, t, "host", type="battle.reveal", battle=bid)
+    assert records(client, t, "atreides")["hands"]["harkonnen"] == ["Crysknife"]
+    assert records(client, t, "harkonnen")["hands"]["atreides"] == ["Shield"]
+    assert records(client, t, "fremen")["hands"]["harkonnen"] == []  # not its battle
+    assert records(client, t, "harkonnen")["hands"]["harkonnen"] == ["Crysknife", "Baliset"]  # its own hand
