@@ -79,7 +79,7 @@ def test_the_story_on_the_tv_after_a_game(server, browser):
     entry(server, code, seats["bg"], type="prediction.set", faction="bg", target="emperor", turn=3)
     entry(server, code, seats["harkonnen"], type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
     plan = [  # turn: (spice per faction, forces placed)
-        (1, {"atreides": 8, "harkonnen": 12, "emperor": 15, "bg": 5}, [("harkonnen", "Carthag", 6)]),
+        (1, {"atreides": 8, "harkonnen": 12, "emperor": 15, "bg": 5}, [("harkonnen", "Carthag", 3)]),
         (2, {"atreides": 4, "harkonnen": 9, "emperor": 22, "bg": 8}, [("emperor", "Tuek's Sietch", 5)]),
         (3, {"atreides": 11, "harkonnen": 5, "emperor": 17, "bg": 12}, [("bg", "Habbanya Sietch", 3)]),
     ]
@@ -101,10 +101,12 @@ def test_the_story_on_the_tv_after_a_game(server, browser):
           defense="Shield")
     entry(server, code, host, type="battle.reveal", battle=bid)
     entry(server, code, host, type="battle.apply", battle=bid)
-    entry(server, code, host, type="game.end", reason="the evening is over")
+    entry(server, code, host, type="forces.place", faction="harkonnen", territory="Sietch Tabr", forces=3)
+    entry(server, code, host, type="phase.set", turn=3, phase="mentat_pause")
+    entry(server, code, host, type="victory.confirm", winners=["harkonnen"])  # three strongholds: a win
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{server.url}/t/{code}/story")
-    expect(tv.locator("#story-winner")).to_contain_text("the evening is over")
+    expect(tv.locator("#story-winner")).to_contain_text("Harkonnen win")
     expect(tv.locator('svg.chart[data-series="spice"] g.line')).to_have_count(4)
     expect(tv.locator("#story-battles")).to_contain_text("Feyd-Rautha")
     expect(tv.locator("#story-battles")).to_contain_text("Crysknife")

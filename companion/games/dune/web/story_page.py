@@ -22,7 +22,7 @@ TITLES = {"spice": "Spice behind the shield", "forces_on_board": "Forces on the 
 def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 560, h: int = 260) -> Markup:
     """One series as an SVG line chart: x the turns, y the value; a line per faction in its colour,
     labelled with its letters at the end of the line."""
-    left, right, top, bottom = 36, 40, 24, 28
+    left, right, top, bottom = 40, 44, 30, 30
     top_value = max([v for vals in per.values() for v in vals] + [1])
     n = max(1, len(turns) - 1)
 
@@ -34,7 +34,7 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
 
     parts = [f'<svg class="chart" data-series="{key}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="{escape(TITLES[key])} by turn">',
-             f'<text class="chart-title" x="{left}" y="16">{escape(TITLES[key])}</text>']
+             f'<text class="chart-title" x="{left}" y="20">{escape(TITLES[key])}</text>']
     for frac in (0, 0.5, 1):
         v = round(top_value * frac)
         parts.append(f'<line class="grid" x1="{left}" x2="{w - right}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
@@ -45,7 +45,7 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
     ends = sorted((y(vals[-1]), f) for f, vals in per.items() if vals)
     label_y: dict = {}
     for i, (yy, f) in enumerate(ends):
-        label_y[f] = max(yy, label_y[ends[i - 1][1]] + 13) if i else yy
+        label_y[f] = max(yy, label_y[ends[i - 1][1]] + 15) if i else yy
     for f, vals in per.items():
         colour = COLOURS.get(f, "#ddd")
         pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vals))
@@ -56,7 +56,7 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}"/>')
         if vals:
             parts.append(f'<text class="tag" x="{x(len(vals) - 1) + 6:.1f}" y="{label_y[f] + 4:.1f}" '
-                         f'fill="{colour}">{SHORT.get(f, f[:2].upper())}</text>')
+                         f'style="fill: {colour}">{SHORT.get(f, f[:2].upper())}</text>')
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))
