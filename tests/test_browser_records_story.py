@@ -55,6 +55,8 @@ def test_the_atreides_note_the_card_and_see_it_in_the_buyers_hand(server, browse
     lasgun = seen.locator('button[value="Lasgun"]')
     lasgun.scroll_into_view_if_needed()
     assert lasgun.bounding_box()["height"] >= 40
+    seen.scroll_into_view_if_needed()
+    at.screenshot(path=str(SHOTS / "dune-card-seen.png"))
     lasgun.tap()
     expect(at.locator("#card-seen-name")).to_have_text("Lasgun", timeout=5000)
     entry(server, code, host, type="bid.buy", faction="emperor", price=3)  # the phones hold the seats now

@@ -82,7 +82,9 @@ def test_an_undone_purchase_leaves_the_records(client, bidding):
     see_and_buy(client, t, "Lasgun", "emperor")
     client.post(f"/api/tables/{t.code}/undo", headers=bearer(t.host), json={})
     r = records(client, t)
-    assert r["hands"]["emperor"] == [] and r["seen"] == "Lasgun"  # the card is still up, still noted
+    assert r["hands"]["emperor"] == []
+    seen = client.get(f"/api/tables/{t.code}/state", headers=bearer(t.token("atreides"))).get_json()["card_seen"]
+    assert seen["noted"] == "Lasgun" and seen["card"] == 1  # the card is still up, still noted
 
 
 def test_only_the_atreides_note_the_card_and_only_in_bidding(client):
@@ -128,7 +130,8 @@ def test_nobody_else_receives_records_or_the_card_seen(client, bidding):
     ok(client, t, "atreides", type="cards.seen", faction="atreides", card="Gom Jabbar")
     for who in ["host", "harkonnen", "emperor"]:
         body = client.get(f"/api/tables/{t.code}/state", headers=bearer(t.token(who))).get_data(as_text=True)
-        assert "records" not in json.loads(body) and "Gom Jabbar" not in body, who
+        assert "records" not in json.loads(body) and json.loads(body)["card_seen"] is None, who
+        assert "Gom Jabbar" not in body, who
         hist = client.get(f"/api/tables/{t.code}/history", headers=bearer(t.token(who))).get_data(as_text=True)
         assert "Gom Jabbar" not in hist, who
     export = client.get(f"/api/tables/{t.code}/export", headers=bearer(t.host)).get_data(as_text=True)

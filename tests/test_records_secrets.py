@@ -41,12 +41,13 @@ def no_seen_names(text: str, where: str) -> None:
 class RecordsTable(Table):
     def check_records(self, stream: bool) -> None:
         host = self.api.get(f"/api/tables/{self.code}/state", headers=bearer(self.t.host))
-        assert "records" not in host.get_json()
+        assert "records" not in host.get_json() and host.get_json()["card_seen"] is None
         viewers = {f: self.phones[f] for f in SIX + ["board"]}
         for viewer, phone in viewers.items():
             s = phone.get(f"/api/tables/{self.code}/state").get_json()
             assert ("records" in s) == (viewer == "atreides"), viewer
             if viewer != "atreides":
+                assert s["card_seen"] is None, viewer
                 s.pop("name_card", None)  # a buyer's naming prompt lists every card name, as it always did
                 no_seen_names(json.dumps(s), f"{viewer}'s state")
                 html = phone.get(f"/t/{self.code}/view").get_data(as_text=True)

@@ -54,10 +54,11 @@ def compose(state: dict, viewer: str, out: dict) -> None:
     dots = {f: d for f, d in state["player_dots"].items() if d}
     out["storm_order"] = storm_order(state["storm"]["sector"], dots) if dots else []
     out.update(turn_info(state, viewer))
-    from .entries.records import records_view
+    from .entries.records import card_seen_prompt, records_view
     records = records_view(state, viewer)
     if records is not None:  # the Atreides (or, by the house rule, each seat) only
         out["records"] = records
+    out["card_seen"] = card_seen_prompt(state, viewer)  # the Atreides' phone only, in Bidding
 
 
 def view_for(state: dict, viewer: str) -> dict:

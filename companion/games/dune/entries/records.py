@@ -217,10 +217,22 @@ def records_view(state: dict, viewer: str) -> dict | None:
         known = known[:held]
         hands[f] = known
         unknown[f] = held - len(known)
-    out = {"hands": hands, "unknown": unknown, "discarded": list(read_treachery(state).get("discard", []))}
-    if viewer == "atreides":
-        out["seen"] = seen_now(state, viewer)
-    return out
+    return {"hands": hands, "unknown": unknown, "discarded": list(read_treachery(state).get("discard", []))}
 
 
-__all__ = ["MODES", "owners", "install", "records_view", "seen_now"]
+def card_seen_prompt(state: dict, viewer: str) -> dict | None:
+    """The Atreides phone's buttons for the card up for auction (Bidding, a card up, the Atreides
+    keeping records): every card name the deck holds now, grouped as on the naming prompt, and the
+    name noted for this card (None if not yet). None for every other seat and when nothing is up."""
+    from ..rules import treachery
+    from .bidding import auction
+    if viewer != "atreides" or "atreides" not in owners(state) or state["phase"] != "bidding":
+        return None
+    b = auction(state)
+    if b["ended"] or b["sold"] >= b["cards"]:
+        return None
+    kiss = bool(read_treachery(state).get("kiss_added"))
+    return {"card": b["sold"] + 1, "noted": seen_now(state, viewer), "groups": treachery.name_choices([], [], kiss)}
+
+
+__all__ = ["MODES", "owners", "install", "records_view", "seen_now", "card_seen_prompt"]
