@@ -243,3 +243,22 @@ def test_the_house_rule_records_the_reveals_of_a_seats_own_battles_only(client):
     assert records(client, t, "harkonnen")["hands"]["atreides"] == ["Shield"]
     assert records(client, t, "fremen")["hands"]["harkonnen"] == []  # not its battle
     assert records(client, t, "harkonnen")["hands"]["harkonnen"] == ["Crysknife", "Baliset"]  # its own hand
+
+
+@pytest.mark.parametrize("house_rule", [False, True], ids=["the rule", "the house rule"])
+def test_the_host_page_names_who_keeps_records(app, house_rule):
+    import re
+
+    from conftest import csrf
+    laptop = app.test_client()
+    laptop.get("/")
+    form = {"factions": THREE, "turns": "10", "csrf_token": csrf(laptop)}
+    if house_rule:
+        form["card_records_everyone"] = "on"
+    r = laptop.post("/tables", data=form)
+    code = re.search(r"/t/([A-Z0-9]{5})/host$", r.headers["Location"]).group(1)
+    html = laptop.get(f"/t/{code}/host").get_data(as_text=True)
+    note = re.search(r'id="card-records-rule">(.*?)</p>', html, re.S).group(1)
+    assert ("House rule" in note) == house_rule and ("You, and only you" in note) != house_rule
+    state = app.extensions["tables"].table(code).state
+    assert state["options"]["card_records"] == ("everyone" if house_rule else "atreides")
