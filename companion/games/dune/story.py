@@ -28,18 +28,32 @@ def replay(code: str, config: dict, events: list[dict], undone: dict):
         yield e, state
 
 
-def turn_ends(code: str, config: dict, events: list[dict], undone: dict) -> list[tuple[int, dict]]:
+def turns_of(code: str, config: dict, events: list[dict], undone: dict) -> dict[int, int]:
+    """seq -> the turn the table was in once that entry applied (entries that stand only)."""
+    return {e["seq"]: state["turn"] for e, state in replay(code, config, events, undone)}
+
+
+def turn_ends(code: str, config: dict, events: list[dict], undone: dict,
+              turn_of: dict | None = None) -> list[tuple[int, dict]]:
     """(turn, the state at that turn's end) for every turn played: a turn ends with the last entry
-    before the next turn begins; the last turn ends with the game's last entry."""
+    before the next turn begins; the last turn ends with the game's last entry. (Two replays: the
+    first finds each turn's last entry, the second copies the state there and nowhere else.)"""
     from . import GAME
+    turn_of = turns_of(code, config, events, undone) if turn_of is None else turn_of
+    order = [seq for seq in sorted(turn_of)]
+    last_of = {}  # seq -> the turn it ends
+    for i, seq in enumerate(order):
+        nxt = turn_of[order[i + 1]] if i + 1 < len(order) else None
+        if nxt is None or nxt > turn_of[seq]:
+            last_of[seq] = turn_of[seq]
+    first = GAME.new_state(code, config)
     out: list[tuple[int, dict]] = []
-    last = GAME.new_state(code, config)
-    for _, state in replay(code, config, events, undone):
-        if state["turn"] > last["turn"]:
-            out.append((last["turn"], last))
-        last = copy.deepcopy(state)
-    out.append((last["turn"], last))
-    return out
+    if order and turn_of[order[0]] > first["turn"]:
+        out.append((first["turn"], copy.deepcopy(first)))
+    for e, state in replay(code, config, events, undone):
+        if e["seq"] in last_of:
+            out.append((last_of[e["seq"]], copy.deepcopy(state)))
+    return out or [(first["turn"], first)]
 
 
 def figures(state: dict) -> dict[str, dict[str, int]]:
@@ -95,6 +109,7 @@ def secrets_of(state: dict) -> dict:
 
 
 def build_story(code: str, config: dict, events: list[dict], undone: dict, ends=None) -> dict:
+    """The story's JSON (``GET /api/tables/{code}/story``); ``ends``: ``turn_ends`` if already made."""
     ends = ends or turn_ends(code, config, events, undone)
     final = ends[-1][1]
     winner = copy.deepcopy(final.get("winner"))
@@ -107,4 +122,4 @@ def build_story(code: str, config: dict, events: list[dict], undone: dict, ends=
             "battles": battles_of(final), "secrets": secrets_of(final)}
 
 
-__all__ = ["build_story", "turn_ends", "figures", "series_of", "SERIES"]
+__all__ = ["build_story", "turn_ends", "turns_of", "figures", "series_of", "SERIES"]

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ..rules import treachery
 from ..rules.errors import hard
 from . import Ctx, FactionId, Name, Payload, action
+from .bidding import auction
 from .bookkeeping import name, present, read_treachery
 
 RULE = "atreides-prescience-bidding"
@@ -43,8 +45,6 @@ class CardsSeen(Payload):
 
 @action("cards.seen", CardsSeen, secret=True, summary=lambda p: f"{name(p.faction)} note the card up for auction")
 def cards_seen(ctx: Ctx, state: dict, p: CardsSeen) -> None:
-    from ..rules import treachery
-    from .bidding import auction
     f = present(state, p.faction)
     if f != "atreides":
         raise hard("Only the Atreides look at the card up for auction.", RULE)
@@ -59,7 +59,6 @@ def cards_seen(ctx: Ctx, state: dict, p: CardsSeen) -> None:
 
 def seen_now(state: dict, owner: str) -> str | None:
     """The name the owner noted for the card up for auction now (None if not noted)."""
-    from .bidding import auction
     rec = (state.get("card_records") or {}).get(owner) or {}
     seen = rec.get("seen")
     if not seen or state["phase"] != "bidding":
@@ -70,13 +69,16 @@ def seen_now(state: dict, owner: str) -> str | None:
 
 # -- keeping the records up to date -----------------------------------------------------------------
 
-def _before(state: dict) -> dict:
-    from .bidding import auction
+def _pile(state: dict) -> list:
+    return list((state.get("treachery") or {}).get("discard") or [])
+
+
+def _before(state: dict, p) -> dict:
     return {"sizes": {f: x["hand_size"] for f, x in state["factions"].items()},
-            "pile": list(read_treachery(state).get("discard", [])),
+            "pile": _pile(state),
             "status": {b["id"]: b["status"] for b in state.get("battles", [])},
             "answers": set(((state["private"].get("atreides") or {}).get("prescience") or {})),
-            "sold": auction(state)["sold"] if state["phase"] == "bidding" else None}
+            "sold": auction(state)["sold"] if p.type == "bid.buy" and state["phase"] == "bidding" else None}
 
 
 def _new_discards(before: list, after: list) -> list:
@@ -106,7 +108,7 @@ def _after(state: dict, p, seen: dict) -> None:
     if not who:
         return
     sizes = {f: x["hand_size"] for f, x in state["factions"].items()}
-    discards = _new_discards(seen["pile"], list(read_treachery(state).get("discard", [])))
+    discards = _new_discards(seen["pile"], _pile(state))
     shrunk = [f for f in sizes if sizes[f] < seen["sizes"].get(f, 0)]
     actor = getattr(p, "faction", None)
     revealed = [b for b in state.get("battles", []) if b["status"] == "revealed"
@@ -189,7 +191,7 @@ def _after(state: dict, p, seen: dict) -> None:
 
 def track(handler):
     def tracked(ctx: Ctx, state: dict, p) -> None:
-        seen = _before(state) if owners(state) else None
+        seen = _before(state, p) if owners(state) else None
         handler(ctx, state, p)
         if seen is not None:
             _after(state, p, seen)
@@ -224,8 +226,6 @@ def card_seen_prompt(state: dict, viewer: str) -> dict | None:
     """The Atreides phone's buttons for the card up for auction (Bidding, a card up, the Atreides
     keeping records): every card name the deck holds now, grouped as on the naming prompt, and the
     name noted for this card (None if not yet). None for every other seat and when nothing is up."""
-    from ..rules import treachery
-    from .bidding import auction
     if viewer != "atreides" or "atreides" not in owners(state) or state["phase"] != "bidding":
         return None
     b = auction(state)

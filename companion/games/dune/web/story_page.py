@@ -7,7 +7,6 @@ from __future__ import annotations
 from flask import make_response, render_template
 from markupsafe import Markup
 
-from ....table.service import Forbidden
 from ....table.views import view_for
 from ..rules.factions import faction_name
 from .board_svg import SHORT, escape
@@ -15,6 +14,7 @@ from .board_svg import SHORT, escape
 COLOURS = {"atreides": "#3d9a4c", "harkonnen": "#b8b8b8", "fremen": "#c9a25b", "emperor": "#c0392b",
            "guild": "#e67e22", "bg": "#3b5bb5", "ecaz": "#c05fa0", "moritani": "#5a8f8f", "tleilaxu": "#8a7f6a",
            "choam": "#d4b43c", "richese": "#7a6fc9"}
+CLOSED = "The story is told when the game is over: until then every secret stays with its seat."
 TITLES = {"spice": "Spice behind the shield", "forces_on_board": "Forces on the board",
           "strongholds": "Strongholds held", "cards_in_hand": "Treachery cards in hand"}
 
@@ -63,31 +63,27 @@ def line_chart(key: str, turns: list[int], per: dict[str, list[int]], w: int = 5
 
 
 def story(t, role):
-    from ..story import build_story, turn_ends
+    from .. import GAME
+    from ..story import build_story, turn_ends, turns_of
     from ....web.pages import tables
-    try:
-        tables().story(t.code)  # the same gate as the JSON: 403 before the game is over
-    except Forbidden as exc:
-        return make_response(render_template("dune/story_closed.html", code=t.code, message=str(exc)), 403)
+    if not GAME.story_open(t.state):  # the same gate as the JSON: 403 before the game is over
+        return make_response(render_template("dune/story_closed.html", code=t.code, message=CLOSED), 403)
     with t.lock:
         events = list(tables().all_events(t))
         undone = dict(t.undone)
-    ends = turn_ends(t.code, t.config, events, undone)
+    turn_of = turns_of(t.code, t.config, events, undone)
+    ends = turn_ends(t.code, t.config, events, undone, turn_of)
     data = build_story(t.code, t.config, events, undone, ends)
     charts = [line_chart(k, data["turns"], data["series"][k]) for k in ("spice", "forces_on_board", "strongholds", "cards_in_hand")]
-    timeline = _timeline(t, events, undone, ends)
+    timeline = _timeline(events, undone, ends, turn_of)
     response = make_response(render_template("dune/story.html", code=t.code, role=role, d=data, charts=charts,
                                              timeline=timeline, colours=COLOURS))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-def _timeline(t, events, undone, ends) -> list[dict]:
+def _timeline(events, undone, ends, turn_of) -> list[dict]:
     """The entries grouped by the turn they were made in (in the order of play)."""
-    from ..story import replay
-    turn_of: dict = {}
-    for e, state in replay(t.code, t.config, events, undone):
-        turn_of[e["seq"]] = state["turn"]
     groups: dict[int, list] = {turn: [] for turn, _ in ends}
     current = 1
     for e in events:
