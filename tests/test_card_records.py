@@ -262,3 +262,29 @@ def test_the_host_page_names_who_keeps_records(app, house_rule):
     assert ("House rule" in note) == house_rule and ("You, and only you" in note) != house_rule
     state = app.extensions["tables"].table(code).state
     assert state["options"]["card_records"] == ("everyone" if house_rule else "atreides")
+
+
+def test_both_sides_discarding_after_a_battle_keeps_what_else_was_known(client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    set_phase(client, t, "bidding")
+    see_and_buy(client, t, "Baliset", "harkonnen")  # known: Baliset (+ 2 at the start, + the bonus card)
+    for card in ("Crysknife", "Baliset"):
+        ok(client, t, "harkonnen", type="cards.name", faction="harkonnen", card=card)
+    ok(client, t, "atreides", type="cards.name", faction="atreides", card="Shield")
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    bid = s["battles"][-1]["id"]
+    ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=5,
+       weapon="crysknife")
+    ok(client, t, "atreides", type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=1,
+       defense="Shield")
+    ok(client, t, "host", type="battle.reveal", battle=bid)
+    assert sorted(records(client, t)["hands"]["harkonnen"]) == ["Baliset", "Crysknife"]
+    ok(client, t, "host", type="battle.apply", battle=bid)
+    h = host_state(client, t)
+    r = records(client, t)
+    kept = [c for c in ("Crysknife",) if c in h["factions"]["harkonnen"]["private"]["cards"]]
+    assert sorted(r["hands"]["harkonnen"]) == sorted(["Baliset", *kept])  # Baliset stays known
+    assert len(r["hands"]["harkonnen"]) + r["unknown"]["harkonnen"] == h["factions"]["harkonnen"]["hand_size"]

@@ -96,6 +96,11 @@ def _take(hand: list, card: str) -> bool:
     return False
 
 
+def _holds(hand: list, card: str) -> bool:
+    low = card.lower()
+    return any(c.lower() == low or (low == "cheap hero" and c.lower() in ("cheap hero", "cheap heroine")) for c in hand)
+
+
 def _plan_cards(plan: dict) -> list[str]:
     cards = [plan.get(k) for k in ("weapon", "defense") if plan.get(k)]
     if plan.get("cheap_hero"):
@@ -131,13 +136,15 @@ def _after(state: dict, p, seen: dict) -> None:
                 for c in _plan_cards(b["plans"].get(f) or {}):
                     if f != owner and c.lower() not in [x.lower() for x in hands[f]]:
                         hands[f].append(c)
-        # 2. discards, face up: out of the hand that held them
+        # 2. discards, face up: out of the hand that held them (a hand that shrank first: two sides
+        #    may discard in one entry, each from its own hand)
         lost_seen = {f: 0 for f in sizes}
+        budget = {f: max(0, seen["sizes"].get(f, 0) - sizes[f]) for f in sizes}
         for c in discards:
-            holder = next((f for f in candidates if any(x.lower() == c.lower() or (c == "Cheap Hero" and
-                           x.lower() in ("cheap hero", "cheap heroine")) for x in hands[f])), None)
-            if holder is None:
-                holder = next((f for f in candidates), None)
+            holds = [f for f in candidates if _holds(hands[f], c)]
+            holder = next((f for f in holds if budget[f] > lost_seen[f]), None) \
+                or next((f for f in candidates if budget[f] > lost_seen[f]), None) \
+                or next(iter(holds), None) or next(iter(candidates), None)
             if holder is not None:
                 _take(hands[holder], c)
                 lost_seen[holder] += 1
@@ -163,8 +170,6 @@ def _after(state: dict, p, seen: dict) -> None:
         for f in sizes:
             unseen = seen["sizes"].get(f, 0) - sizes[f] - lost_seen[f]
             if unseen > 0 and f not in moved:
-                hands[f].clear()
-            if p.type in ("hand.set", "cards.set") and f == actor and sizes[f] < seen["sizes"].get(f, 0):
                 hands[f].clear()
         # 5. the card the Atreides saw at auction joins the buyer's hand (the Harkonnen bonus card
         #    stays unknown: it is drawn, not seen)
