@@ -79,10 +79,14 @@ def main(argv=None) -> int:
         code2, _ = play(client, factions, args.turns, args.per_turn)
         t2_ = service.table(code2)
         events = service.all_events(t2_)
-        start = time.perf_counter()
-        service.fold(code2, t2_.config, events)
-        took = time.perf_counter() - start
-        print(f"fold {label}: {len(events)} entries in {took:.3f} s ({took / len(events) * 1e6:.0f} µs per entry)")
+        runs = []
+        for _ in range(5):  # the best of five: the machine may be busy
+            start = time.perf_counter()
+            service.fold(code2, t2_.config, events)
+            runs.append(time.perf_counter() - start)
+        took = min(runs)
+        print(f"fold {label}: {len(events)} entries in {took:.3f} s, best of 5 "
+              f"({took / len(events) * 1e6:.0f} µs per entry)")
     return 0
 
 
