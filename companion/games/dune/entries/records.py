@@ -229,15 +229,16 @@ def records_view(state: dict, viewer: str) -> dict | None:
 
 def card_seen_prompt(state: dict, viewer: str) -> dict | None:
     """The Atreides phone's buttons for the card up for auction (Bidding, a card up, the Atreides
-    keeping records): every card name the deck holds now, grouped as on the naming prompt, and the
-    name noted for this card (None if not yet). None for every other seat and when nothing is up."""
+    keeping records): which card of the auction it is, the name noted for it (None if not yet) and
+    whether the 5 KISS cards are in the deck (the phone's buttons: every name the deck holds, grouped
+    as on the naming prompt). None for every other seat and when nothing is up."""
     if viewer != "atreides" or "atreides" not in owners(state) or state["phase"] != "bidding":
         return None
     b = auction(state)
     if b["ended"] or b["sold"] >= b["cards"]:
         return None
-    kiss = bool(read_treachery(state).get("kiss_added"))
-    return {"card": b["sold"] + 1, "noted": seen_now(state, viewer), "groups": treachery.name_choices([], [], kiss)}
+    return {"card": b["sold"] + 1, "noted": seen_now(state, viewer),
+            "kiss_added": bool(read_treachery(state).get("kiss_added"))}
 
 
 __all__ = ["MODES", "owners", "install", "records_view", "seen_now", "card_seen_prompt"]

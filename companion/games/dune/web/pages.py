@@ -179,9 +179,9 @@ def template_filters() -> dict:
     return {"phase_name": phase_name}
 
 
-def _card_name_groups() -> list:
+def _card_name_groups(kiss_added: bool = True) -> list:
     from ..rules.treachery import name_choices
-    return name_choices([], [], True)  # every Treachery card name, grouped by kind
+    return name_choices([], [], kiss_added)  # every Treachery card name (the KISS ones once added), by kind
 
 
 def _addon_karamas(s: dict, role: str) -> dict:
