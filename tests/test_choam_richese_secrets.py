@@ -132,8 +132,10 @@ def test_pledges_hidden_skills_and_traded_cards_stay_on_their_phones(secrets_app
         out = []
         for f, phone in table.phones.items():
             channels = {"state": phone.get(f"/api/tables/{t.code}/state").get_data(as_text=True),
-                        # the skill picker lists every skill not shown face up: a hidden one stays in it
-                        "view": re.sub(r'<select name="skill".*?</select>', "",
+                        # the skill picker lists every skill not shown face up: a hidden one stays in it;
+                        # the Atreides' buttons for the card up for auction list every card name
+                        "view": re.sub(r'<select name="skill".*?</select>|<div class="name-card card-seen".*?'
+                                       r'<!-- /card-seen -->', "",
                                        phone.get(f"/t/{t.code}/view").get_data(as_text=True), flags=re.S),
                         "history": phone.get(f"/api/tables/{t.code}/history").get_data(as_text=True),
                         "stream": phone.get(f"/t/{t.code}/events").get_data(as_text=True)}

@@ -462,7 +462,9 @@ card_step = st.one_of(
 
 
 def _strip_prompt(html: str) -> tuple[str, str | None]:
-    """The page without the seat's own naming prompt, and the prompt."""
+    """The page without the seat's own naming prompt, and the prompt. (The Atreides' "card up for
+    auction" buttons list every card name too, as the prompt does: not a leak either.)"""
+    html = re.sub(r'<div class="name-card card-seen" id="card-seen">.*?<!-- /card-seen -->', "", html, flags=re.S)
     box = prompt(html)
     if box is None:
         return html, None

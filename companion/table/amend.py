@@ -213,7 +213,7 @@ def plan(service, t, role: str, seq: int, entry: dict | None, override: bool, re
 
 def conflict(game, viewer: str, state: dict, e: dict, message: str, rule) -> dict:
     """One later entry the correction breaks, as the amending seat may read it."""
-    hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state)
+    hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state, e["type"])
     if hidden:
         return {"seq": e["seq"], "type": e["type"], "summary": f"{game.seat_name(e['secret_for'])}: private entry",
                 "message": "a private entry no longer applies", "rule": None}

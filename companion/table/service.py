@@ -567,7 +567,7 @@ class TableService:
         if e is None:
             return None
         game = games.of_config(t.config)
-        hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], t.state)
+        hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], t.state, e["type"])
         return {"seq": e["seq"], "seat": e["seat"],
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"]}
 
@@ -583,7 +583,7 @@ class TableService:
         marks = amending.Marks(events, undone)
         out = []
         for e in events:
-            hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state)
+            hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state, e["type"])
             line = {
                 "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
@@ -600,8 +600,24 @@ class TableService:
         if why:
             raise Forbidden(why)
         self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
+        game = games.of_config(t.config)
+        seal = getattr(game, "export_event", None)
         with t.lock:
-            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": list(self.all_events(t))}
+            events = list(self.all_events(t))
+            if seal is not None:
+                events = [seal(e, t.state) for e in events]
+            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": events}
+
+    def story(self, code: str) -> dict:
+        """The whole game told, secrets included: only once the game is over (else Forbidden)."""
+        t = self.table(code)
+        game = games.of_config(t.config)
+        if not game.story_open(t.state):
+            raise Forbidden("The story is told when the game is over: until then every secret stays with its seat.")
+        with t.lock:
+            events = list(self.all_events(t))
+            undone = dict(t.undone)
+        return game.story(t.code, t.config, events, undone)
 
     def import_table(self, data: dict, check=None) -> dict:
         """Restore an export as a new table. The whole file is checked against the export schema,

@@ -178,6 +178,17 @@ def history(code):
     return jsonify({"entries": tables().history(code, role)})
 
 
+@bp.get("/tables/<code>/story")
+def story(code):
+    """The whole game told, every secret included: for every seat, the host and the board once the
+    game is over; 403 to everyone before."""
+    authenticated(code)
+    try:
+        return jsonify(tables().story(code))
+    except Forbidden as exc:
+        return error(403, str(exc))
+
+
 @bp.get("/tables/<code>/export")
 def export(code):
     role = authenticated(code)

@@ -276,6 +276,15 @@ def history(code):
     return web(t).history(t, role)
 
 
+@bp.get("/t/<code>/story")
+def story(code):
+    """The game's story, for the room (the board screen) and the phones: once the game is over its
+    secrets are no secret, so any browser may look; before that, 403."""
+    t = table_or_404(code)
+    role, _ = auth.seat_role(t.code, api=False)
+    return web(t).story(t, role)
+
+
 @bp.get("/t/<code>/board")
 def board(code):
     """The board screen for a TV or laptop: any browser, whatever cookie it holds, sees the public table."""

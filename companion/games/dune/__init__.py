@@ -121,7 +121,10 @@ class DuneGame:
     def secret_for(self, at, payload, role: str) -> str | None:
         return getattr(payload, at.seat_field) if at.secret and at.seat_field else None
 
-    def may_read(self, viewer: str, secret_for: str, state: dict) -> bool:
+    def may_read(self, viewer: str, secret_for: str, state: dict, type_: str | None = None) -> bool:
+        if type_ == "cards.seen":  # the Atreides' records: theirs alone, not the host's, while the game goes on
+            from .entries.game_end import game_over
+            return viewer == secret_for or (viewer == "host" and game_over(state))
         return viewer in ("host", secret_for)
 
     def invariants(self, state: dict) -> list[str]:
@@ -133,6 +136,22 @@ class DuneGame:
 
     def export_refused(self, state: dict) -> str | None:
         return None
+
+    def export_event(self, event: dict, state: dict) -> dict:
+        """An entry as the host's export carries it: the Atreides' notes are sealed while the game goes on."""
+        from .entries.game_end import game_over
+        if event["type"] == "cards.seen" and not game_over(state):
+            return dict(event, payload=dict(event["payload"], card=None))
+        return event
+
+    # -- the story (after the game) -------------------------------------------------------------
+    def story_open(self, state: dict) -> bool:
+        from .entries.game_end import game_over
+        return game_over(state)
+
+    def story(self, code: str, config: dict, events: list[dict], undone: dict) -> dict:
+        from .story import build_story
+        return build_story(code, config, events, undone)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, state: dict, viewer: str, out: dict) -> None:

@@ -18,7 +18,7 @@ PHASES = (
 )
 
 DEFAULT_OPTIONS = {"discovery_tokens": True, "advanced": False, "leader_skills": False, "stronghold_cards": False,
-                   "kiss_cards_in_discard": False}
+                   "kiss_cards_in_discard": False, "card_records": "atreides"}
 # the CHOAM & Richese add-on's modules: strict booleans, default false
 ADDON_OPTIONS = ("advanced", "leader_skills", "stronghold_cards")
 
@@ -51,6 +51,9 @@ def new_state(code: str, factions: list[str], turns: int = 10, options: dict | N
             raise hard(f"player_dots: give each faction at the table a sector from 1 to 18 (not {faction_name(f)}: {dot!r}).",
                        "base-turn-sequence")
         seats[f] = dot
+    if opts["card_records"] not in ("atreides", "everyone"):
+        raise hard(f"options.card_records: \"atreides\" (the rule) or \"everyone\" (a house rule), not "
+                   f"{str(opts['card_records'])[:20]!r}.", "atreides-prescience-bidding")
     state: dict = {
         "table": code,
         "revision": 0,

@@ -23,10 +23,11 @@ PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "fa
                "storm_pending", "storm_dials", "last_shipment", "last_revealed", "nexus", "charity_claimed",
                "stronghold_cards", "proposal_seq", "jacurutu", "fremen_sent_to", "cache_auction", "bg_choice",
                "treachery", "spice_deck", "revived", "leaders_revived", "discovery_spawned", "battles",
-               "ambassadors_sent", "skill_deck", "announcements")
+               "ambassadors_sent", "skill_deck", "announcements", "ended")
 PUBLIC_PREFIXES = ("collected:",)  # collected:<turn>: that turn's Collection was applied
 # filtered per seat by ``compose``: secrets under private[faction], proposals between two factions
-PRIVATE_KEYS = ("private", "factions", "board", "proposals")
+# card_records: each owner's own records (entries/records.py), for that seat only, never the host
+PRIVATE_KEYS = ("private", "factions", "board", "proposals", "card_records")
 
 
 def can_see(viewer: str, faction: str) -> bool:
@@ -55,6 +56,11 @@ def compose(state: dict, viewer: str, out: dict) -> None:
     dots = {f: d for f, d in state["player_dots"].items() if d}
     out["storm_order"] = storm_order(state["storm"]["sector"], dots) if dots else []
     out.update(turn_info(state, viewer))
+    from .entries.records import card_seen_prompt, records_view
+    records = records_view(state, viewer)
+    if records is not None:  # the Atreides (or, by the house rule, each seat) only
+        out["records"] = records
+    out["card_seen"] = card_seen_prompt(state, viewer)  # the Atreides' phone only, in Bidding
 
 
 def view_for(state: dict, viewer: str, *, shared: bool = False) -> dict:

@@ -459,7 +459,7 @@ class SecretHarkonnen:
     def secret_for(self, at, payload, role: str) -> str | None:
         return role if at.secret else None
 
-    def may_read(self, viewer: str, secret_for: str, state: dict) -> bool:
+    def may_read(self, viewer: str, secret_for: str, state: dict, type_: str | None = None) -> bool:
         return viewer == secret_for or state.get("phase") == "over"
 
     def invariants(self, state: dict) -> list[str]:
@@ -480,6 +480,13 @@ class SecretHarkonnen:
         if state.get("phase") != "over":
             return "A Secret Harkonnen table is exported once the game is over: the file holds every role."
         return None
+
+    def story_open(self, state: dict) -> bool:
+        return state.get("phase") == "over"
+
+    def story(self, code: str, config: dict, events: list[dict], undone: dict) -> dict:
+        from .story import build_story
+        return build_story(code, config, events, undone)
 
     def undoable(self, event: dict) -> str | None:
         if event["type"] == "sh.deal":

@@ -135,6 +135,17 @@ def history(t, role):
     return no_store(make_response(render_template("sh/history.html", code=t.code, entries=entries, role=role)))
 
 
+def story(t, role):
+    """After the game: every role, every vote, every policy hand, what the powers showed."""
+    try:
+        data = tables().story(t.code)
+    except Forbidden as exc:
+        return make_response(render_template("sh/story.html", code=t.code, closed=str(exc), d=None), 403)
+    return no_store(make_response(render_template("sh/story.html", code=t.code, d=data, closed=None,
+                                                  ROLE_NAMES=ROLE_NAMES, POLICY_NAMES=POLICY_NAMES,
+                                                  POWER_NAMES=POWER_NAMES)))
+
+
 # -- entries from the phone's forms --------------------------------------------------------------------
 
 @bp.post("/t/<code>/sh/act")

@@ -34,6 +34,8 @@ class TableOptions(BaseModel):
     stronghold_cards: bool = False
     # KISS suggestion: the 5 cards added at the first reshuffle start in the discard pile
     kiss_cards_in_discard: bool = False
+    # who keeps card records: the Atreides (the rule) or every seat, of what it saw (a house rule)
+    card_records: Literal["atreides", "everyone"] = "atreides"
 
 
 class TableConfig(BaseModel):
@@ -103,8 +105,9 @@ def load_all() -> dict[str, ActionType]:
         alliances, bidding, board_events, cards, charity, collection, consent, leaders, markers, moves, phases,
         revival, setup, spice, storm_spice, victory,
         battle, battle_apply, battle_powers,
-        addon_karama, choam, leader_skills, nofield, richese, stronghold_cards,
+        addon_karama, choam, leader_skills, nofield, richese, stronghold_cards, records, game_end,
     )
+    records.install(REGISTRY)  # the card records follow every entry (records.py)
     return REGISTRY
 
 

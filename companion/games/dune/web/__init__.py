@@ -3,7 +3,7 @@ routes, and the hooks the shell's routes every table has hand a Dune table to.""
 from __future__ import annotations
 
 from .api import API_BODY_HINT, renders, settings_from_api
-from .pages import (START_FORM, board, board_seat, history, host, join, seats, start_context, table,
+from .pages import (START_FORM, board, board_seat, history, host, story, join, seats, start_context, table,
                     template_filters, template_globals, view)
 
 
@@ -12,5 +12,5 @@ def blueprints() -> list:
     return [pages.bp, fragments.bp, forms.bp, api.bp, battle_api.bp, correct.bp]
 
 
-__all__ = ["API_BODY_HINT", "START_FORM", "blueprints", "board", "board_seat", "history", "host", "join", "renders", "seats",
+__all__ = ["API_BODY_HINT", "START_FORM", "blueprints", "board", "board_seat", "history", "host", "story", "join", "renders", "seats",
            "settings_from_api", "start_context", "table", "template_filters", "template_globals", "view"]

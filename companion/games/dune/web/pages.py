@@ -37,6 +37,8 @@ def create():
     options = {"discovery_tokens": request.form.get("discovery_tokens") == "on"}
     if request.form.get("kiss_cards_in_discard") == "on":  # KISS: the 5 added cards start in the discard pile
         options["kiss_cards_in_discard"] = True
+    if request.form.get("card_records_everyone") == "on":  # a house rule: every seat keeps card records
+        options["card_records"] = "everyone"
     for key in ("advanced", "leader_skills", "stronghold_cards"):  # the CHOAM & Richese add-on's modules
         if request.form.get(key) == "on":
             options[key] = True
@@ -91,7 +93,7 @@ def amend_note(t, role: str) -> dict | None:
     """The latest correction this seat may read (every phone toasts it once, live)."""
     game = games.of_config(t.config)
     for e in reversed(t.events[-50:]):
-        if e["type"] == "amend" and (e["secret_for"] is None or game.may_read(role, e["secret_for"], t.state)):
+        if e["type"] == "amend" and (e["secret_for"] is None or game.may_read(role, e["secret_for"], t.state, e["type"])):
             return {"seq": e["seq"], "text": e["summary"]}
     return None
 
@@ -173,6 +175,12 @@ def board(t, fragment: bool = False):
     return no_store(make_response(render_template(name, **board_context(t))))
 
 
+def story(t, role):
+    """The story page (after the game): story_page.py."""
+    from .story_page import story as story_page
+    return story_page(t, role)
+
+
 # -- what every template may use --------------------------------------------------------------------
 
 def template_globals() -> dict:
@@ -204,9 +212,9 @@ def template_filters() -> dict:
     return {"phase_name": phase_name}
 
 
-def _card_name_groups() -> list:
+def _card_name_groups(kiss_added: bool = True) -> list:
     from ..rules.treachery import name_choices
-    return name_choices([], [], True)  # every Treachery card name, grouped by kind
+    return name_choices([], [], kiss_added)  # every Treachery card name (the KISS ones once added), by kind
 
 
 def _addon_karamas(s: dict, role: str) -> dict:
