@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from .. import games
 from .store import StaleWrite, Store
+from .entries import public_part
 from .export_format import EXPORT_FORMAT
 
 log = logging.getLogger(__name__)
@@ -492,8 +493,9 @@ class TableService:
             return t.known_revision
 
     def history(self, code: str, viewer: str) -> list[dict]:
-        """Every entry: who, what, when. Another seat's secret payloads are not shown (the game
-        says who may read a secret entry)."""
+        """Every entry: who, what, when. Another seat's secret entries are not shown (the game
+        says who may read a secret entry), and of another seat's other entries only the payload
+        fields their type declares public (``ActionType.public_fields``); the host reads everything."""
         t = self.table(code)
         with t.lock:
             events = list(self.all_events(t))
@@ -502,11 +504,18 @@ class TableService:
         game = games.of_config(t.config)
         out = []
         for e in events:
-            hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state)
+            readable = e["secret_for"] is not None and game.may_read(viewer, e["secret_for"], state)
+            hidden = e["secret_for"] is not None and not readable
+            if hidden:
+                payload = None
+            elif viewer == "host" or viewer == e["seat"] or readable:
+                payload = e["payload"]
+            else:  # another seat's entry, or the board: only the fields its type declares public
+                payload = public_part(game.registry.get(e["type"]), e["type"], e["payload"])
             out.append({
                 "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
-                "payload": None if hidden else e["payload"],
+                "payload": payload,
                 "undone_by": undone.get(e["seq"]),
                 "override": bool(e["payload"].get("override")) if not hidden else False,
             })

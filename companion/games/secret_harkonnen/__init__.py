@@ -389,14 +389,18 @@ class SecretHarkonnen:
     def __init__(self):
         from ...table.entries import ActionType
         Deal, Nominate, Vote, Discard, Enact, Veto, Power = _models()
+        # the last field: the payload fields any seat may read in the history (``public_fields``);
+        # which of the two passed policies the governor enacts is an index into a secret hand
         self.registry = {
-            "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None),
-            "sh.nominate": ActionType("sh.nominate", Nominate, nominate, None, False, False, None),
-            "sh.vote": ActionType("sh.vote", Vote, vote, None, True, False, None),
-            "sh.discard": ActionType("sh.discard", Discard, discard, None, True, False, None),
-            "sh.enact": ActionType("sh.enact", Enact, enact, None, False, False, None),
-            "sh.veto": ActionType("sh.veto", Veto, veto, None, False, False, None),
-            "sh.power": ActionType("sh.power", Power, power, None, False, False, None),
+            "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None, frozenset()),
+            "sh.nominate": ActionType("sh.nominate", Nominate, nominate, None, False, False, None,
+                                      frozenset({"governor"})),
+            "sh.vote": ActionType("sh.vote", Vote, vote, None, True, False, None, frozenset()),
+            "sh.discard": ActionType("sh.discard", Discard, discard, None, True, False, None, frozenset()),
+            "sh.enact": ActionType("sh.enact", Enact, enact, None, False, False, None, frozenset()),
+            "sh.veto": ActionType("sh.veto", Veto, veto, None, False, False, None, frozenset({"agree"})),
+            "sh.power": ActionType("sh.power", Power, power, None, False, False, None,
+                                   frozenset({"power", "target"})),
         }
 
     # -- a new table ---------------------------------------------------------------------------

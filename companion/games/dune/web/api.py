@@ -116,7 +116,8 @@ def action_types():
     out = {}
     for name, at in sorted(registry.items()):
         out[name] = {"schema": at.model.model_json_schema(by_alias=True), "host_only": at.host_only,
-                     "secret": at.secret, "acting_faction_field": at.seat_field}
+                     "secret": at.secret, "acting_faction_field": at.seat_field,
+                     "public_fields": sorted(at.public_fields)}
     return jsonify(out)
 
 
