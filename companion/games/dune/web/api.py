@@ -60,10 +60,14 @@ def settings_from_api(body: dict) -> dict:
 
 
 def renders(state: dict, config: dict) -> None:
-    """Render every seat's table fragment from a state (an import is refused if one fails)."""
+    """Render every seat's table fragment from a state (an import is refused if one fails), with the
+    context the pages give it (``pages.page_context``: the legal choices, the spice deck...)."""
+    from ....table.service import Table
+    from .pages import page_context
+    t = Table(state["table"], config)
+    t.state = state
     for role in ["host", *config["factions"]]:
-        render_template("dune/view.html", code=state["table"], role=role, s=view_for(state, role), error=None,
-                        phases=PHASES)
+        render_template("dune/view.html", **page_context(t, role))
         render_template("dune/proposals.html", code=state["table"], role=role, s=view_for(state, role))
     render_template("dune/board_status.html", code=state["table"], s=view_for(state, "board"))
 
