@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from .. import games
 from .store import StaleWrite, Store
 from .entries import public_part
-from .export_format import EXPORT_FORMAT
+from .export_format import EXPORT_FORMAT, shape_problem
 
 log = logging.getLogger(__name__)
 
@@ -383,6 +383,15 @@ class TableService:
         self.store.add_seat(t.code, role, token, claimed=False, replace=True)
         return token
 
+    def reissue_host(self, code: str) -> str:
+        """A new host credential; every earlier one (a leaked host link) stops working at once."""
+        t = self.table(code)
+        if t is None:
+            raise EntryError(f"There is no table {str(code)[:10].upper()!r} on this server.")
+        token = self.new_token()
+        self.store.add_seat(t.code, "host", token, claimed=True, replace=True)
+        return token
+
     def spectator_token(self, code: str) -> str:
         token = self.new_token()
         self.store.add_seat(code.upper(), "board", token, claimed=True, replace=False)
@@ -535,7 +544,10 @@ class TableService:
         then every entry is replayed strictly and every seat's view is built, before anything is
         stored: a refused file changes nothing, and an imported table can always show its pages."""
         from .views import view_for
-        config_game = (data.get("config") or {}).get("game") if isinstance(data, dict) else None
+        problem = shape_problem(data)  # the whole file's shape, before any field of it is read
+        if problem:
+            raise EntryError(problem)
+        config_game = data["config"].get("game")
         try:
             game = games.get(config_game if isinstance(config_game, str) else None)
             config, events, code = game.parse_import(data)
