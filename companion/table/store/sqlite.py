@@ -18,13 +18,14 @@ from the small ``heads`` table that every append updates in its own transaction.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
 
 from .base import StaleWrite, StorageUnavailable, Store, check_config, check_row, listed_table, log, token_hash
-from .sqlite_files import SQLiteFiles, fault_message
+from .sqlite_files import SQLiteFiles, _stamp, fault_message
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -96,6 +97,7 @@ class SQLiteStore(SQLiteFiles, Store):
         self._watcher: threading.Thread | None = None
         self._last_export_backup = 0.0
         self._damaged_at_start = False
+        self._vanished: str | None = None  # the store's file or journal was removed/replaced under it
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         if check:
             self._check_at_start()
@@ -134,12 +136,63 @@ class SQLiteStore(SQLiteFiles, Store):
             except sqlite3.Error as exc:
                 self._fault(exc)
             self._local.conn, self._local.generation = conn, self._generation
+            self._local.ident = self._identity(conn)
             # opened during a fault (e.g. while the folder was read-only): such a connection may
             # stay read-only for good, so the next write opens a fresh one
             self._local.suspect = self._in_fault
         if not self._ready:
             self._ensure_schema(conn)
         return conn
+
+    # -- the files under the open connection -------------------------------------------------------
+    def _identity(self, conn) -> tuple | None:
+        """(device, inode) of the store file and of its WAL journal as this connection opened them."""
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens (creates) the journal
+            return tuple((st.st_dev, st.st_ino) for st in (os.stat(self.path), os.stat(self.path + "-wal")))
+        except (OSError, sqlite3.Error):
+            return None
+
+    def _moved(self) -> str | None:
+        """Why the files at the store's path are no longer the ones this thread's connection writes
+        into (removed or replaced while the server runs), or None."""
+        ident = getattr(self._local, "ident", None)
+        if ident is None:
+            return None
+        for (dev, ino), suffix in zip(ident, ("", "-wal")):
+            try:
+                st = os.stat(self.path + suffix)
+            except OSError:
+                return f"{Path(self.path).name}{suffix} was removed"
+            if (st.st_dev, st.st_ino) != (dev, ino):
+                return f"{Path(self.path).name}{suffix} was replaced by another file"
+        return None
+
+    def _vanish(self, conn, why: str):
+        """The store's file or journal left under the running server: save what this connection
+        still reads (its journal into the store file if only the journal went; else a copy among the
+        backups), refuse every write from now on with a 503 (a restart opens the files afresh)."""
+        saved = ""
+        try:
+            if why.startswith(Path(self.path).name + "-wal"):
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                saved = " The entries saved before were written into the store file."
+            else:
+                self.backup_dir.mkdir(parents=True, exist_ok=True)
+                final = self.backup_dir / f"companion-{_stamp()}-rescue.sqlite3"
+                dst = sqlite3.connect(str(final))
+                try:
+                    conn.backup(dst)
+                finally:
+                    dst.close()
+                saved = f" The entries saved before are kept in {final}."
+        except (OSError, sqlite3.Error) as exc:
+            log.error("store %s: nothing could be rescued from the open connection (%s)", self.path, exc)
+        self._vanished = (f"The table's storage {why} while the server was running, so the entry was not "
+                          f"saved: restart the server.{saved}")
+        log.error("%s", self._vanished)
+        self._generation += 1
+        raise StorageUnavailable(self._vanished)
 
     def _drop(self, conn) -> None:
         try:
@@ -187,6 +240,8 @@ class SQLiteStore(SQLiteFiles, Store):
 
         def __enter__(self):
             store = self.store
+            if store._vanished:
+                raise StorageUnavailable(store._vanished)
             self.conn = store._conn()
             if getattr(store._local, "suspect", False):
                 store._drop(self.conn)
@@ -199,6 +254,10 @@ class SQLiteStore(SQLiteFiles, Store):
 
         def __exit__(self, exc_type, exc, tb):
             if exc_type is None:
+                moved = self.store._moved()  # acknowledged means findable after a restart
+                if moved:
+                    self._rollback()
+                    self.store._vanish(self.conn, moved)
                 try:
                     self.conn.execute("COMMIT")
                 except sqlite3.Error as err:

@@ -128,8 +128,9 @@ class SQLiteFiles:
             import shutil
             kept = f"{self.path}-wal.damaged-{_stamp()}"
             shutil.copyfile(self.path + "-wal", kept)
+            count = "some of the" if lost < 0 else f"the last {lost}"
             self.report.append(
-                f"The store's journal {path.name}-wal is damaged, so the last {lost} saved change(s) "
+                f"The store's journal {path.name}-wal is damaged, so {count} saved change(s) "
                 f"before the server stopped could not be read back and those entries are missing; a copy of "
                 f"the journal is kept as {kept}, and the latest backup or the tables' exports have them.")
         verdict = self._verdict()
@@ -302,7 +303,7 @@ def copy_padded(src: str, dst: str) -> None:
 
 def wal_damage(wal: str) -> int:
     """How many committed transactions in a WAL file SQLite would silently skip because a frame
-    before them fails its checksum (0: none). Frames of an unfinished transaction (no commit frame
+    before them (or the file's header) fails its checksum (0: none; -1: some, how many unknown). Frames of an unfinished transaction (no commit frame
     after them, e.g. a crash mid-write that was never acknowledged) are not counted."""
     import struct
     try:
@@ -313,8 +314,10 @@ def wal_damage(wal: str) -> int:
     if len(data) < 32:
         return 0
     magic, _version, page_size, _ckpt = struct.unpack(">IIII", data[:16])
-    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
-        return 0  # no valid header: SQLite ignores the whole file, and so do we (nothing is in it)
+    if magic not in (0x377F0682, 0x377F0683) or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+        # no valid header: SQLite ignores the whole file. Empty of frames, nothing is lost; with
+        # frames in it (a header overwritten), every change it held is (how many: unknown)
+        return -1 if len(data) >= 32 + 24 + 512 and any(data[32:]) else 0
     order = ">" if magic & 1 else "<"
     salts = data[16:24]
 
@@ -326,8 +329,12 @@ def wal_damage(wal: str) -> int:
         return s0, s1
 
     s0, s1 = checksum(data[:24], 0, 0)
-    if (s0, s1) != struct.unpack(">II", data[24:32]):
-        return 0
+    if (s0, s1) != struct.unpack(">II", data[24:32]):  # a broken header: SQLite skips every frame
+        frame, commits = 24 + page_size, 0
+        for offset in range(32, len(data) - frame + 1, frame):
+            if data[offset + 8:offset + 16] == salts and struct.unpack(">I", data[offset + 4:offset + 8])[0]:
+                commits += 1
+        return commits or (-1 if len(data) >= 32 + frame else 0)
     frame = 24 + page_size
     offset, broken = 32, False
     skipped_commits = 0
