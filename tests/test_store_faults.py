@@ -512,3 +512,43 @@ def test_a_wrong_database_setting_is_one_sentence_not_a_traceback(tmp_path):
                            cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
         assert r.returncode == 2
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_server_started_on_a_read_only_folder_saves_again_once_it_is_writable(tiny_fs, tmp_path):
+    """The store's files as a running server leaves them (journal and index included), on a folder
+    mounted read-only before the server starts: 503s, then writes work once it is writable again,
+    with no restart, whichever thread serves them."""
+    import shutil
+    import subprocess
+    import threading
+    src = tmp_path / "src"
+    first = create_app({"DATA_DIR": str(src), "TESTING": True})
+    t = create_table(first.test_client(), ["atreides", "fremen"])
+    data = tiny_fs / "data"
+    data.mkdir()
+    for p in src.iterdir():
+        if p.is_file():
+            shutil.copyfile(p, data / p.name)
+    assert (data / "companion.sqlite3-wal").exists()
+    if subprocess.run(["mount", "-o", "remount,ro", str(tiny_fs)], capture_output=True).returncode:
+        pytest.skip("cannot remount the tiny file system read-only here")
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    report = app.extensions["store_report"]
+    assert any("read-only" in line and "no restart needed" in line for line in report), report
+    client = app.test_client()
+    r = client.post(f"/api/tables/{t.code}/actions", headers=bearer(t.host),
+                    json={"type": "storm.set", "sector": 3, "revision": 0})
+    assert r.status_code == 503 and "read-only" in r.get_json()["message"]
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(
+        client.get(f"/api/tables/{t.code}/state", headers=bearer(t.host)).status_code))
+    reader.start()   # another thread reads during the spell
+    reader.join()
+    assert answers == [200]
+    assert subprocess.run(["mount", "-o", "remount,rw", str(tiny_fs)], capture_output=True).returncode == 0
+    assert storm(client, t.code, t.host, 4).status_code == 200   # no restart
+    close_app(app)
+    close_app(first)
+    again = create_app({"DATA_DIR": str(data), "TESTING": True})
+    assert state(again.test_client(), t.code, t.host)["revision"] == 1
+    close_app(again)

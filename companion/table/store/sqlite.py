@@ -105,12 +105,27 @@ class SQLiteStore(SQLiteFiles, Store):
             self._ensure_schema()
         except StorageUnavailable as exc:   # e.g. read-only or locked at start: serve 503s, recover later
             self.report.append(exc.message)
-        if backup_at_start and keep_backups > 0 and not self._damaged_at_start:
+        if not self._writable():  # e.g. a read-only data folder: say so, and recover once it is writable
+            self._in_fault = True
+            self.report.append(f"The data folder {Path(self.path).parent} is read-only: the tables are shown, but "
+                               f"no entry can be saved until the server may write there again (no restart needed).")
+        elif backup_at_start and keep_backups > 0 and not self._damaged_at_start:
             try:
                 if self._has_tables():
                     self.backup("start")
             except (StorageUnavailable, OSError, sqlite3.Error) as exc:
                 self.report.append(f"No start-up backup could be taken ({exc}); the tables are served anyway.")
+        # no connection opened at start-up stays open: one opened while the files could not be
+        # written would keep every later one of this process read-only (SQLite shares its journal
+        # index per file), so a fault would never clear without a restart
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._drop(conn)
+
+    def _writable(self) -> bool:
+        folder = Path(self.path).parent
+        files = [Path(self.path + suffix) for suffix in ("", "-wal", "-shm")]
+        return os.access(folder, os.W_OK) and all(os.access(f, os.W_OK) for f in files if f.exists())
 
     def describe(self) -> str:
         return f"SQLite file {self.path}"
@@ -282,6 +297,23 @@ class SQLiteStore(SQLiteFiles, Store):
         return self._Tx(self)
 
     def _read(self, sql: str, args=(), one: bool = False):
+        cached = getattr(self._local, "conn", None)
+        if self._in_fault and (cached is None or getattr(self._local, "generation", None) != self._generation):
+            # during a fault reads use a connection of their own, closed at once: none opened
+            # while the files cannot be written lingers to keep the next ones read-only
+            if cached is not None:
+                self._drop(cached)
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                self._fault(exc)
+            try:
+                cur = conn.execute(sql, args)
+                return cur.fetchone() if one else cur.fetchall()
+            except sqlite3.Error as exc:
+                self._fault(exc)
+            finally:
+                conn.close()
         conn = self._conn()
         try:
             cur = conn.execute(sql, args)
@@ -446,6 +478,9 @@ class SQLiteStore(SQLiteFiles, Store):
                 for code, t in rows:
                     ticks[1] = max(ticks[1], t)
                     self._publish_seats(code)
+                if self._in_fault:  # not held open through a fault (see ``_read``)
+                    conn.close()
+                    conn = None
             except (sqlite3.Error, StorageUnavailable) as exc:
                 log.warning("store watcher: %s (retrying)", exc)
                 if conn is not None:
