@@ -20,7 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-from .base import StorageUnavailable, check_config, check_row, log
+from . import sqlite_recover as recover
+from .base import StorageUnavailable, log
 
 EXPECTED_COLUMNS = {
     "tables": {"code", "created", "config"},
@@ -158,14 +159,28 @@ class SQLiteFiles:
                 f"{path} is not a Dune Table Companion store ({detail}): it was moved aside to {aside} "
                 f"untouched and a new, empty store was started.")
             return
-        saved, lost = self._salvage(str(aside))
-        lost_text = (f", {len(lost)} could not be read in full ({', '.join(lost[:10])}"
+        backs, lost = self._recover(str(aside))
+        self.recovery.update({b.code: recover.sentence(b) for b in backs})
+        told = "; ".join(f"{b.code} {len(b.events)} entries from {b.source}" for b in backs[:12])
+        told += "; ..." if len(backs) > 12 else ""
+        lost_text = (f"; {len(lost)} could not be read at all ({', '.join(lost[:10])}"
                      f"{', ...' if len(lost) > 10 else ''}) and are missing" if lost else "")
         self.report.append(
-            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered intact "
-            f"and are served{lost_text}; the damaged file is kept as {aside}, and a missing table comes "
-            f"back by importing its export, or by stopping the server and copying a backup over the "
-            f"store.{hint}")
+            f"The store {path} was damaged ({detail}): {len(backs)} table(s) came back and are served "
+            f"({told or 'none'}){lost_text}; the damaged file is kept as {aside}, and a missing table or entry "
+            f"comes back by importing the table's export.{hint}")
+
+    def _looks_ours(self) -> bool:
+        """An SQLite header, or (a header overwritten) our schema's text in the file, or our own
+        backups beside it: a store of ours that is damaged, not another program's file."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(1 << 20)
+        except OSError:
+            return False
+        if head.startswith(b"SQLite format 3\0") or b"table_code TEXT NOT NULL REFERENCES tables(code)" in head:
+            return True
+        return bool(self.backups()) and b"SQLite format 3\0" not in head[:16] and not head[:200].isascii()
 
     def _verdict(self):
         """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
@@ -190,95 +205,52 @@ class SQLiteFiles:
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
             if "not a database" in text or "encrypted" in text:
-                with open(self.path, "rb") as f:
-                    ours = f.read(16) == b"SQLite format 3\0"
-                return ("damaged", str(exc)) if ours else ("foreign", "it is not an SQLite database")
+                if self._looks_ours():
+                    return "damaged", str(exc)
+                return "foreign", "it is not an SQLite database"
             if "malformed" in text or "corrupt" in text:
                 return "damaged", str(exc)
             return None  # locked, I/O, read-only: a fault to report later, not damage
         finally:
             conn.close()
 
-    def _salvage(self, damaged: str) -> tuple[list[str], list[str]]:
-        """Copy every table that can still be read in full from the damaged file into a fresh
-        store, row by row (a damaged page costs only the rows on it). A table is recovered only if
-        its settings, its credentials and every one of its entries (numbered 1..n, n being its
-        recorded head) can be read. Returns (recovered codes, codes that could not be)."""
+    def _recover(self, damaged: str):
+        """Every table that can be read back from the damaged file (or the newest backup holding
+        it) into a fresh store (``sqlite_recover``). Returns (tables back, codes that are not)."""
         work = damaged + ".salvage"
+        found = recover.Found()
         try:
             copy_padded(damaged, work)
-            old = sqlite3.connect(read_only_uri(work), uri=True)
-        except (OSError, sqlite3.Error):
-            return [], ["(every table)"]
-        try:
-            tables = probe_rows(old, "tables", "code, created, config")
-            seats = probe_rows(old, "seats", "token_hash, table_code, role, active, claimed, issued")
-            events = probe_rows(old, "events", "table_code, seq, seat, type, payload, ts, secret_for, summary")
-            heads = {r[0]: r[1] for r in probe_rows(old, "heads", "table_code, seq, tick")}
+            recover.repair_header(work, self.backups())
+            copy_padded(work, work + ".padded")   # a header repaired: pad to the size it declares
+            os.replace(work + ".padded", work)
+            recover.read_with_cli(work, found)
+            recover.read_all(work, found)
+        except OSError as exc:
+            log.warning("store %s: the damaged file could not be read (%s)", damaged, exc)
         finally:
-            old.close()
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".padded-wal"):
                 Path(work + suffix).unlink(missing_ok=True)
-        by_table: dict[str, list] = {}
-        for e in events:
-            by_table.setdefault(e[0], []).append(e)
-        seats_of: dict[str, list] = {}
-        for st in seats:
-            seats_of.setdefault(st[1], []).append(st)
-        codes = {t[0]: t for t in tables}
-        saved, lost = [], sorted((set(by_table) | set(seats_of)) - set(codes))
+        olds = []
+        for b in self.backups():
+            one = recover.Found()
+            recover.read_all(str(b), one)
+            olds.append((b.name, one))
+        backs, lost = recover.choose(found, olds)
         self._ensure_schema()
         new = self._connect()
         try:
-            for code, t in codes.items():
-                rows = sorted(by_table.get(code, []), key=lambda e: e[1])
-                keys = ("table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary")
-                try:
-                    check_config(code, t[2])
-                    for e in rows:
-                        check_row(code, dict(zip(keys, e)))
-                    n = len(rows)
-                    if [e[1] for e in rows] != list(range(1, n + 1)) or heads.get(code, n) != n:
-                        raise ValueError("entries missing")
-                    if not any(st[2] == "host" and st[3] for st in seats_of.get(code, [])):
-                        raise ValueError("host credential missing")
-                except (StorageUnavailable, ValueError):
-                    lost.append(code)
-                    continue
+            for b in backs:
                 new.execute("BEGIN IMMEDIATE")
-                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(t))
-                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats_of.get(code, []))
-                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
-                if rows:
-                    self._bump_head(new, code, rows[-1][1])
+                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(b.table))
+                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", b.seats)
+                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", b.events)
+                if b.events:
+                    self._bump_head(new, b.code, b.events[-1][1])
                 new.execute("COMMIT")
-                saved.append(code)
         finally:
             new.close()
-        return saved, lost
-
-
-
-def probe_rows(conn: sqlite3.Connection, table: str, columns: str, give_up_after: int = 5000) -> list[tuple]:
-    """Every row of ``table`` that can still be read, one rowid at a time, so that a damaged page
-    costs only its own rows."""
-    try:
-        top = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
-    except sqlite3.Error:
-        top = None
-    rows, misses, rowid = [], 0, 0
-    while (top is not None and rowid < top) or (top is None and misses < give_up_after):
-        rowid += 1
-        try:
-            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid=?", (rowid,)).fetchone()
-        except sqlite3.Error:
-            row = None
-        if row is None:
-            misses += 1
-        else:
-            misses = 0
-            rows.append(tuple(row))
-    return rows
+        return backs, lost
 
 
 def copy_padded(src: str, dst: str) -> None:
