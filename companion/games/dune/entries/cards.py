@@ -52,12 +52,14 @@ class CardsSet(Payload):
 
 @action("cards.set", CardsSet, public=(), secret=True, summary=lambda p: f"{name(p.faction)} updates its cards")
 def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
+    from ..rules import treachery
     present(state, p.faction)
+    cards = [treachery.card(c).name for c in p.cards]  # real cards only, as printed (a hard refusal)
     limit = state["factions"][p.faction]["hand_limit"]
     ctx.check(len(p.cards) <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.",
               "base-hand-limit")
-    state["private"][p.faction]["cards"] = list(p.cards)
-    state["factions"][p.faction]["hand_size"] = len(p.cards)
+    state["private"][p.faction]["cards"] = cards
+    state["factions"][p.faction]["hand_size"] = len(cards)
     _clamp_prompts(state, p.faction)
 
 
@@ -76,8 +78,8 @@ def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
     c = treachery.card(p.card)
     mine = state["private"][f]
     hand = mine.setdefault("cards", [])
-    ctx.check(state["factions"][f]["hand_size"] > len(hand),
-              f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    if state["factions"][f]["hand_size"] <= len(hand):  # bookkeeping: no override names a card not held
+        raise hard(f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
     tr = treachery_record(state)
     ctx.check(treachery.copies_left(c.name, tr["discard"], hand, tr["kiss_added"]) > 0,
               f"Every {c.name} of the game is already face up in the discard pile or in {name(f)}'s hand"
