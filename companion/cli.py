@@ -1,7 +1,8 @@
 """The ``companion`` command: serve the table on the LAN, or search the rules in a terminal.
 
     companion [--host 0.0.0.0] [--port 8765] [--data DIR] [--threads N] [--database URL]
-              [--max-connections N] [--keep-alive S] [--header-timeout S] [--unload-idle S] [--gc tuned|default]
+              [--max-connections N] [--keep-alive S] [--header-timeout S] [--body-timeout S] [--unload-idle S]
+              [--gc tuned|default]
     companion rules "query" [--limit N] [--faction F] [--phase P]
 """
 from __future__ import annotations
@@ -120,6 +121,9 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--header-timeout", type=float, default=10,
                         help="seconds a new connection has to send its request headers before it is "
                              "dropped (default 10)")
+    parser.add_argument("--body-timeout", type=float, default=30,
+                        help="seconds a request's body has to arrive once its headers have, before it is "
+                             "answered 408 and dropped (default 30)")
 
 
 GC_THRESHOLDS = (20_000, 50, 100)  # CPython's default is (700, 10, 10)
@@ -171,7 +175,7 @@ def make_server(app, args):
     """A uvicorn server for ``app`` with the limits from the command line."""
     import uvicorn
 
-    from .web.asgi import GuardedH11Protocol, asgi_app
+    from .web.asgi import GuardedH11Protocol, WSGIBridge, asgi_app
 
     if args.max_connections < 10:
         raise SystemExit("--max-connections must be at least 10")
@@ -180,6 +184,7 @@ def make_server(app, args):
     GuardedH11Protocol.max_connections = args.max_connections
     asgi = asgi_app(app, threads=max(4, args.threads))
     asgi.unload_idle = max(0.0, float(getattr(args, "unload_idle", 0) or 0))
+    WSGIBridge.body_timeout = max(0.5, float(getattr(args, "body_timeout", WSGIBridge.body_timeout)))
     config = uvicorn.Config(
         asgi, host=args.host, port=args.port,
         http=GuardedH11Protocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",

@@ -12,8 +12,9 @@ from conftest import act, bearer, csrf, join_seat
 
 FACTIONS = ("atreides", "harkonnen", "fremen")
 SPICE = {"atreides": 947, "harkonnen": 953, "fremen": 967}
-CARDS = {"atreides": "CARD-SECRET-ATR", "harkonnen": "CARD-SECRET-HAR", "fremen": "CARD-SECRET-FRE"}
-TRAITOR = {"atreides": "TRAITOR-SECRET-ATR", "harkonnen": "TRAITOR-SECRET-HAR", "fremen": "TRAITOR-SECRET-FRE"}
+# real names (made-up ones are refused) that no public page names unless it leaks them
+CARDS = {"atreides": "Ellaca Drug", "harkonnen": "Truthtrance", "fremen": "Tleilaxu Ghola"}
+TRAITOR = {"atreides": "Piter de Vries", "harkonnen": "Duncan Idaho", "fremen": "Captain Iakin Nefud"}
 
 
 def host_client(app, factions=FACTIONS):

@@ -30,7 +30,7 @@ def test_kill_9_right_after_the_last_acknowledged_entry(live_server, tmp_path):
             entry = {"type": "storm.set", "sector": 1 + i % 18}
             token = seats[f]
         else:
-            entry = {"type": "cards.set", "faction": f, "cards": [f"card {i}"]}
+            entry = {"type": "cards.set", "faction": f, "cards": [["Crysknife", "Shield", "Lasgun"][i % 3]]}
             token = host
         status, body = srv.request("POST", f"/api/tables/{code}/actions", {**entry, "revision": rev}, token)
         assert status == 200, body

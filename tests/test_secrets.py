@@ -3,8 +3,8 @@ another seat's response (JSON state, the /view HTML fragment, the history JSON, 
 the live stream).
 
 Secrets are made distinctive so they can also be searched for as text: each faction's spice
-amounts lie in its own band (atreides 310-399, harkonnen 410-499, ...), card and traitor names
-carry the faction and a serial number.
+amounts lie in its own band (atreides 310-399, harkonnen 410-499, ...). Hands and traitors hold
+real card and leader names (made-up ones are refused), so they are checked structurally.
 """
 from __future__ import annotations
 
@@ -37,9 +37,13 @@ secret_entry = st.one_of(
     st.builds(lambda f, j: {"type": "spice.set", "faction": f, "amount": BAND[f] + j}, faction,
               st.integers(10, 59)),  # adds keep it inside the band
     st.builds(lambda f, j: {"type": "spice.add", "faction": f, "amount": j}, faction, st.integers(-3, 5)),
-    st.builds(lambda f, n: {"type": "cards.set", "faction": f, "cards": [f"CARD-{f}-{{serial}}-{k}" for k in range(n)]},
-              faction, st.integers(1, 3)),
-    st.builds(lambda f: {"type": "traitors.set", "faction": f, "traitors": [f"TRAITOR-{f}-{{serial}}"]}, faction),
+    # hands and traitors hold real names only (a made-up name is refused), so they are checked
+    # structurally (another seat's state and history never carry them), not searched for as text
+    st.builds(lambda f, cards: {"type": "cards.set", "faction": f, "cards": cards}, faction,
+              st.lists(st.sampled_from(["Crysknife", "Shield", "Lasgun", "Baliset", "Snooper"]), min_size=1,
+                       max_size=3)),
+    st.builds(lambda f, t: {"type": "traitors.set", "faction": f, "traitors": [t]}, faction,
+              st.sampled_from(["Duncan Idaho", "Piter de Vries", "Stilgar", "Bashar"])),
     st.builds(lambda t, n: {"type": "prediction.set", "faction": "bg", "target": t, "turn": n},
               st.sampled_from([f for f in SIX if f != "bg"]), st.integers(1, 10)),
     st.builds(lambda n: {"type": "kh.set", "faction": "atreides", "losses": n}, st.integers(0, 40)),
@@ -89,8 +93,6 @@ class Table:
         entry["revision"] = rev
         f = entry.get("faction")
         if entry["type"] in SECRET_TYPES:  # remember it even if refused: a refusal must not leak it either
-            for k in ("cards", "traitors"):
-                self.markers[f].update(entry.get(k, []))
             if entry["type"] == "spice.set":
                 self.markers[f].add(str(entry["amount"]))
         r = self.api.post(f"/api/tables/{self.code}/actions", json=entry, headers=bearer(self.token(actor)))

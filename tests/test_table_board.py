@@ -328,7 +328,7 @@ CORE_REFUSED = [
     ("atreides", [], {"type": "leader.return", "faction": "atreides", "leader": "Duncan Idaho"},
      "harkonnen-captured-leaders", "not captured"),
     ("atreides", [], {"type": "hand.set", "faction": "atreides", "size": 5}, "base-hand-limit", "at most 4"),
-    ("atreides", [], {"type": "cards.set", "faction": "atreides", "cards": ["a", "b", "c", "d", "e"]},
+    ("atreides", [], {"type": "cards.set", "faction": "atreides", "cards": ["Lasgun", "Shield", "Crysknife", "Baliset", "Snooper"]},
      "base-hand-limit", "at most 4"),
     ("host", [], {"type": "alliance.form", "factions": ["atreides", "bg"]}, "base-nexus",
      "end of the Spice Blow phase"),

@@ -5,7 +5,7 @@ make it, whether it is a seat's secret). A game's entry types are ``ActionType``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -117,3 +117,22 @@ class ActionType:
     secret: bool
     host_only: bool
     summary: Callable[[Any], str] | None
+    # the payload fields every seat and the board may read (besides ``SPINE_PUBLIC``); every other
+    # field is private: only the host, the seat that made the entry and a seat the game lets read
+    # its secret see it (``payload_for``). A new entry type shows nothing until it says what is public.
+    public_fields: frozenset = field(default_factory=frozenset)
+
+
+# the fields every entry has and the history shows anyway (its kind, an override and its reason)
+SPINE_PUBLIC = frozenset({"type", "override", "reason"})
+# the spine's own entries (no game's ActionType): an undo and what it undoes are public
+SPINE_ENTRIES = {"undo": frozenset({"type", "target"}),
+                 # a correction: which entry, the summaries before and after, why, what it forced (not the
+                 # replacing payload itself: its own type says which of its fields are public)
+                 "amend": frozenset({"type", "target", "reason", "override", "forced", "before", "after"})}
+
+
+def public_part(at: ActionType | None, type_: str, payload: dict) -> dict:
+    """The fields of an entry's payload that anyone at the table may read."""
+    allowed = SPINE_ENTRIES.get(type_) if at is None else (SPINE_PUBLIC | at.public_fields)
+    return {k: v for k, v in payload.items() if k in (allowed or SPINE_PUBLIC)}

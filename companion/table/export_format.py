@@ -81,6 +81,42 @@ def export_schema(config_model: type[BaseModel], seat_ids: tuple[str, ...],
     return ExportFile
 
 
+EVENT_FIELDS = {"seq": int, "seat": str, "type": str, "payload": dict, "ts": (int, float), "secret_for": (str, type(None)),
+                "summary": str}
+
+
+def shape_problem(data) -> str | None:
+    """One sentence saying what is wrong with the shape of a whole file before any field of it is
+    read (any game): an object with ``format``, ``config`` (an object), ``events`` (a list of
+    entries, each an object with a ``payload`` object...), or None when the shape is right."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return f"Not a table export (expected an object with format {EXPORT_FORMAT!r})."
+    unknown = set(data) - {"format", "table", "config", "events"}
+    if unknown:
+        return f"Not a table export: unknown top-level field {sorted(map(str, unknown))[0][:40]!r}."
+    if "config" not in data or "events" not in data:
+        return "A table export needs 'config' and 'events'."
+    if not isinstance(data.get("config"), dict):
+        return "config: the table's settings, an object (as the export wrote it)."
+    if not isinstance(data.get("table"), (str, type(None))):
+        return "table: the table's code, a text."
+    events = data.get("events")
+    if not isinstance(events, list):
+        return "events: the table's entries, a list."
+    if len(events) > MAX_IMPORT_EVENTS:
+        return f"events: at most {MAX_IMPORT_EVENTS} entries."
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            return f"events.{i}: an entry is an object."
+        for key, kind in EVENT_FIELDS.items():
+            if key in e and (not isinstance(e[key], kind) or isinstance(e[key], bool)):
+                return f"events.{i}.{key}: not the kind of value an export holds."
+        missing = {"seq", "seat", "type", "payload", "ts"} - set(e)
+        if missing:
+            return f"events.{i}: {sorted(missing)[0]} is missing."
+    return None
+
+
 def parse_export(data, *, config: type[BaseModel], seat_ids,
                  seats: Callable[[BaseModel], list[str]]) -> tuple[BaseModel | None, str | None]:
     """(the checked export, None) or (None, one sentence saying what is wrong). ``config``,

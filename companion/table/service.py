@@ -26,7 +26,8 @@ from pydantic import ValidationError
 from .. import games
 from .once import AlreadyAnswered
 from .store import AnswerTaken, StaleWrite, Store
-from .export_format import EXPORT_FORMAT
+from .entries import public_part
+from .export_format import EXPORT_FORMAT, shape_problem
 from . import amend as amending
 from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
 
@@ -407,6 +408,15 @@ class TableService:
         self.store.add_seat(t.code, role, token, claimed=False, replace=True)
         return token
 
+    def reissue_host(self, code: str) -> str:
+        """A new host credential; every earlier one (a leaked host link) stops working at once."""
+        t = self.table(code)
+        if t is None:
+            raise EntryError(f"There is no table {str(code)[:10].upper()!r} on this server.")
+        token = self.new_token()
+        self.store.add_seat(t.code, "host", token, claimed=True, replace=True)
+        return token
+
     def spectator_token(self, code: str) -> str:
         token = self.new_token()
         self.store.add_seat(code.upper(), "board", token, claimed=True, replace=False)
@@ -572,8 +582,9 @@ class TableService:
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"]}
 
     def history(self, code: str, viewer: str) -> list[dict]:
-        """Every entry: who, what, when. Another seat's secret payloads are not shown (the game
-        says who may read a secret entry)."""
+        """Every entry: who, what, when. Another seat's secret entries are not shown (the game
+        says who may read a secret entry), and of another seat's other entries only the payload
+        fields their type declares public (``ActionType.public_fields``); the host reads everything."""
         t = self.table(code)
         with t.lock:
             events = list(self.all_events(t))
@@ -583,11 +594,18 @@ class TableService:
         marks = amending.Marks(events, undone)
         out = []
         for e in events:
-            hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], state, e["type"])
+            readable = e["secret_for"] is not None and game.may_read(viewer, e["secret_for"], state, e["type"])
+            hidden = e["secret_for"] is not None and not readable
+            if hidden:
+                payload = None
+            elif viewer == "host" or viewer == e["seat"] or readable:
+                payload = e["payload"]
+            else:  # another seat's entry, or the board: only the fields its type declares public
+                payload = public_part(game.registry.get(e["type"]), e["type"], e["payload"])
             line = {
                 "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
                 "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
-                "payload": None if hidden else e["payload"],
+                "payload": payload,
                 "undone_by": undone.get(e["seq"]),
                 "override": bool(e["payload"].get("override")) if not hidden else False,
             }
@@ -624,7 +642,10 @@ class TableService:
         then every entry is replayed strictly and every seat's view is built, before anything is
         stored: a refused file changes nothing, and an imported table can always show its pages."""
         from .views import view_for
-        config_game = (data.get("config") or {}).get("game") if isinstance(data, dict) else None
+        problem = shape_problem(data)  # the whole file's shape, before any field of it is read
+        if problem:
+            raise EntryError(problem)
+        config_game = data["config"].get("game")
         try:
             game = games.get(config_game if isinstance(config_game, str) else None)
             config, events, code = game.parse_import(data)

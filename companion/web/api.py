@@ -218,6 +218,16 @@ def import_table():
                                   "seats": created["seats"], "join_url": join_url(created["code"])}), 201)
 
 
+@bp.post("/tables/<code>/host/reissue")
+def reissue_host(code):
+    """A new host credential: the old one answers 401 at once and its live streams end."""
+    if authenticated(code) != "host":
+        return error(403, "Only the host can re-issue the host credential.")
+    token = tables().reissue_host(code)
+    current_app.extensions["presence"].bump(code)
+    return jsonify({"host_token": token})
+
+
 @bp.post("/tables/<code>/seats/<seat>/reissue")
 def reissue(code, seat):
     role = authenticated(code)

@@ -91,6 +91,8 @@ def build_app(config: dict | None = None) -> Flask:
     app.register_error_handler(StorageUnavailable, storage_unavailable)
     app.after_request(auth.set_csrf_cookie)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token
+    # how a table came back from a damaged store (the host page says so), or None
+    app.jinja_env.globals["store_recovery"] = lambda code: store.recovery.get(code)
     from . import filters
     filters.register(app)
     pages.setup(app)  # compression, styled 404

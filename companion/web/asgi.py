@@ -113,6 +113,8 @@ BODY_LIMIT = 64 * 1024 * 1024  # hard ceiling for a request body when the app se
 class WSGIBridge:
     """Runs a WSGI app for ASGI requests in a thread pool, one hand-off per request."""
 
+    body_timeout = 30.0  # seconds a request's body has to arrive once its headers have (``--body-timeout``)
+
     def __init__(self, app, threads: int):
         self.app = app
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wsgi")
@@ -123,8 +125,13 @@ class WSGIBridge:
 
     async def __call__(self, scope, receive, send):
         limit, body, more = self.limit(), bytearray(), True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_timeout
         while more:
-            message = await receive()
+            try:  # a body trickled byte by byte holds a connection slot: it gets a deadline
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                return await _send_text(send, 408, "The request did not arrive in time: send it again.")
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")

@@ -166,6 +166,18 @@ def reissue(code, seat):
     return redirect(url_for("pages.host", code=t.code))
 
 
+@bp.post("/t/<code>/host/reissue")
+def reissue_host(code):
+    """A new host credential for this browser: the old one (and every page or stream it holds) dies."""
+    t = table_or_404(code)
+    auth.require_csrf()
+    if seat_or_join(code) != "host":
+        abort(403)
+    token = tables().reissue_host(t.code)
+    current_app.extensions["presence"].bump(t.code)  # the old credential's streams end
+    return auth.set_seat_cookie(redirect(url_for("pages.host", code=t.code, reissued=1)), t.code, token)
+
+
 # -- joining -----------------------------------------------------------------------------------
 
 @bp.get("/t/<code>/join")

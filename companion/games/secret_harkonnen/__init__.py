@@ -389,14 +389,18 @@ class SecretHarkonnen:
     def __init__(self):
         from ...table.entries import ActionType
         Deal, Nominate, Vote, Discard, Enact, Veto, Power = _models()
+        # the last field: the payload fields any seat may read in the history (``public_fields``);
+        # which of the two passed policies the governor enacts is an index into a secret hand
         self.registry = {
-            "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None),
-            "sh.nominate": ActionType("sh.nominate", Nominate, nominate, None, False, False, None),
-            "sh.vote": ActionType("sh.vote", Vote, vote, None, True, False, None),
-            "sh.discard": ActionType("sh.discard", Discard, discard, None, True, False, None),
-            "sh.enact": ActionType("sh.enact", Enact, enact, None, False, False, None),
-            "sh.veto": ActionType("sh.veto", Veto, veto, None, False, False, None),
-            "sh.power": ActionType("sh.power", Power, power, None, False, False, None),
+            "sh.deal": ActionType("sh.deal", Deal, deal, None, True, True, None, frozenset()),
+            "sh.nominate": ActionType("sh.nominate", Nominate, nominate, None, False, False, None,
+                                      frozenset({"governor"})),
+            "sh.vote": ActionType("sh.vote", Vote, vote, None, True, False, None, frozenset()),
+            "sh.discard": ActionType("sh.discard", Discard, discard, None, True, False, None, frozenset()),
+            "sh.enact": ActionType("sh.enact", Enact, enact, None, False, False, None, frozenset()),
+            "sh.veto": ActionType("sh.veto", Veto, veto, None, False, False, None, frozenset({"agree"})),
+            "sh.power": ActionType("sh.power", Power, power, None, False, False, None,
+                                   frozenset({"power", "target"})),
         }
 
     # -- a new table ---------------------------------------------------------------------------
@@ -544,11 +548,22 @@ class SecretHarkonnen:
             ts = e.get("ts")
             if isinstance(ts, bool) or not isinstance(ts, (int, float)) or not 0 <= ts <= 10**11:
                 raise ConfigError(f"{where}: ts is a time in seconds.", "sh-setup")
+            seat = e.get("seat")
+            if e.get("type") == "undo" and i > 0:  # the host (or the entry's maker) took one back
+                if seat not in players and seat != "host":
+                    raise ConfigError(f"{where}: {str(seat)[:20]!r} is not a player at this table.", "sh-setup")
+                target = e.get("payload", {}).get("target") if isinstance(e.get("payload"), dict) else None
+                if (not isinstance(target, int) or isinstance(target, bool) or not 2 <= target <= i
+                        or out[target - 1]["type"] == "undo" or set(e["payload"]) != {"type", "target"}):
+                    raise ConfigError(f"{where}: an undo names an earlier entry (not the deal, not an undo).",
+                                      "sh-setup")
+                out.append({"seq": i + 1, "seat": seat, "type": "undo", "payload": {"type": "undo", "target": target},
+                            "ts": float(ts), "secret_for": None, "summary": str(e.get("summary") or "undo")[:300]})
+                continue
             at = self.registry.get(e.get("type"))
             if at is None or (i == 0) != (at.name == "sh.deal"):
-                raise ConfigError(f"{where}: the deal comes first and once; then players' entries only "
-                                  f"(no undo in this game).", "sh-setup")
-            seat = e.get("seat")
+                raise ConfigError(f"{where}: the deal comes first and once; then players' entries and undos only.",
+                                  "sh-setup")
             if seat not in players and not (i == 0 and seat == "host"):
                 raise ConfigError(f"{where}: {str(seat)[:20]!r} is not a player at this table.", "sh-setup")
             if not isinstance(e.get("payload"), dict):

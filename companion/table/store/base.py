@@ -85,6 +85,7 @@ class Store:
         self._sub_lock = threading.Lock()
         self._closed = threading.Event()
         self.report: list[str] = []   # start-up findings, one sentence each (damaged file, ...)
+        self.recovery: dict[str, str] = {}  # table code -> how it came back from a damaged store
 
     # -- change notifications --------------------------------------------------------------------
     def subscribe(self, callback: Callback) -> Callable[[], None]:

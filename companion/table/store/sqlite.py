@@ -18,6 +18,7 @@ from the small ``heads`` table that every append updates in its own transaction.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from .base import (AnswerTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
                    listed_table, log, token_hash)
-from .sqlite_files import SQLiteFiles, fault_message
+from .sqlite_files import SQLiteFiles, _stamp, fault_message
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -113,6 +114,7 @@ class SQLiteStore(SQLiteFiles, Store):
         self._watcher: threading.Thread | None = None
         self._last_export_backup = 0.0
         self._damaged_at_start = False
+        self._vanished: str | None = None  # the store's file or journal was removed/replaced under it
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         if check:
             self._check_at_start()
@@ -120,12 +122,27 @@ class SQLiteStore(SQLiteFiles, Store):
             self._ensure_schema()
         except StorageUnavailable as exc:   # e.g. read-only or locked at start: serve 503s, recover later
             self.report.append(exc.message)
-        if backup_at_start and keep_backups > 0 and not self._damaged_at_start:
+        if not self._writable():  # e.g. a read-only data folder: say so, and recover once it is writable
+            self._in_fault = True
+            self.report.append(f"The data folder {Path(self.path).parent} is read-only: the tables are shown, but "
+                               f"no entry can be saved until the server may write there again (no restart needed).")
+        elif backup_at_start and keep_backups > 0 and not self._damaged_at_start:
             try:
                 if self._has_tables():
                     self.backup("start")
             except (StorageUnavailable, OSError, sqlite3.Error) as exc:
                 self.report.append(f"No start-up backup could be taken ({exc}); the tables are served anyway.")
+        # no connection opened at start-up stays open: one opened while the files could not be
+        # written would keep every later one of this process read-only (SQLite shares its journal
+        # index per file), so a fault would never clear without a restart
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._drop(conn)
+
+    def _writable(self) -> bool:
+        folder = Path(self.path).parent
+        files = [Path(self.path + suffix) for suffix in ("", "-wal", "-shm")]
+        return os.access(folder, os.W_OK) and all(os.access(f, os.W_OK) for f in files if f.exists())
 
     def describe(self) -> str:
         return f"SQLite file {self.path}"
@@ -151,12 +168,63 @@ class SQLiteStore(SQLiteFiles, Store):
             except sqlite3.Error as exc:
                 self._fault(exc)
             self._local.conn, self._local.generation = conn, self._generation
+            self._local.ident = self._identity(conn)
             # opened during a fault (e.g. while the folder was read-only): such a connection may
             # stay read-only for good, so the next write opens a fresh one
             self._local.suspect = self._in_fault
         if not self._ready:
             self._ensure_schema(conn)
         return conn
+
+    # -- the files under the open connection -------------------------------------------------------
+    def _identity(self, conn) -> tuple | None:
+        """(device, inode) of the store file and of its WAL journal as this connection opened them."""
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # opens (creates) the journal
+            return tuple((st.st_dev, st.st_ino) for st in (os.stat(self.path), os.stat(self.path + "-wal")))
+        except (OSError, sqlite3.Error):
+            return None
+
+    def _moved(self) -> str | None:
+        """Why the files at the store's path are no longer the ones this thread's connection writes
+        into (removed or replaced while the server runs), or None."""
+        ident = getattr(self._local, "ident", None)
+        if ident is None:
+            return None
+        for (dev, ino), suffix in zip(ident, ("", "-wal")):
+            try:
+                st = os.stat(self.path + suffix)
+            except OSError:
+                return f"{Path(self.path).name}{suffix} was removed"
+            if (st.st_dev, st.st_ino) != (dev, ino):
+                return f"{Path(self.path).name}{suffix} was replaced by another file"
+        return None
+
+    def _vanish(self, conn, why: str):
+        """The store's file or journal left under the running server: save what this connection
+        still reads (its journal into the store file if only the journal went; else a copy among the
+        backups), refuse every write from now on with a 503 (a restart opens the files afresh)."""
+        saved = ""
+        try:
+            if why.startswith(Path(self.path).name + "-wal"):
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                saved = " The entries saved before were written into the store file."
+            else:
+                self.backup_dir.mkdir(parents=True, exist_ok=True)
+                final = self.backup_dir / f"companion-{_stamp()}-rescue.sqlite3"
+                dst = sqlite3.connect(str(final))
+                try:
+                    conn.backup(dst)
+                finally:
+                    dst.close()
+                saved = f" The entries saved before are kept in {final}."
+        except (OSError, sqlite3.Error) as exc:
+            log.error("store %s: nothing could be rescued from the open connection (%s)", self.path, exc)
+        self._vanished = (f"The table's storage {why} while the server was running, so the entry was not "
+                          f"saved: restart the server.{saved}")
+        log.error("%s", self._vanished)
+        self._generation += 1
+        raise StorageUnavailable(self._vanished)
 
     def _drop(self, conn) -> None:
         try:
@@ -204,6 +272,8 @@ class SQLiteStore(SQLiteFiles, Store):
 
         def __enter__(self):
             store = self.store
+            if store._vanished:
+                raise StorageUnavailable(store._vanished)
             self.conn = store._conn()
             if getattr(store._local, "suspect", False):
                 store._drop(self.conn)
@@ -216,6 +286,10 @@ class SQLiteStore(SQLiteFiles, Store):
 
         def __exit__(self, exc_type, exc, tb):
             if exc_type is None:
+                moved = self.store._moved()  # acknowledged means findable after a restart
+                if moved:
+                    self._rollback()
+                    self.store._vanish(self.conn, moved)
                 try:
                     self.conn.execute("COMMIT")
                 except sqlite3.Error as err:
@@ -240,6 +314,23 @@ class SQLiteStore(SQLiteFiles, Store):
         return self._Tx(self)
 
     def _read(self, sql: str, args=(), one: bool = False):
+        cached = getattr(self._local, "conn", None)
+        if self._in_fault and (cached is None or getattr(self._local, "generation", None) != self._generation):
+            # during a fault reads use a connection of their own, closed at once: none opened
+            # while the files cannot be written lingers to keep the next ones read-only
+            if cached is not None:
+                self._drop(cached)
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                self._fault(exc)
+            try:
+                cur = conn.execute(sql, args)
+                return cur.fetchone() if one else cur.fetchall()
+            except sqlite3.Error as exc:
+                self._fault(exc)
+            finally:
+                conn.close()
         conn = self._conn()
         try:
             cur = conn.execute(sql, args)
@@ -438,6 +529,9 @@ class SQLiteStore(SQLiteFiles, Store):
                 for code, t in rows:
                     ticks[1] = max(ticks[1], t)
                     self._publish_seats(code)
+                if self._in_fault:  # not held open through a fault (see ``_read``)
+                    conn.close()
+                    conn = None
             except (sqlite3.Error, StorageUnavailable) as exc:
                 log.warning("store watcher: %s (retrying)", exc)
                 if conn is not None:

@@ -20,7 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-from .base import StorageUnavailable, check_config, check_row, log
+from . import sqlite_recover as recover
+from .base import StorageUnavailable, log
 
 EXPECTED_COLUMNS = {
     "tables": {"code", "created", "config"},
@@ -128,8 +129,9 @@ class SQLiteFiles:
             import shutil
             kept = f"{self.path}-wal.damaged-{_stamp()}"
             shutil.copyfile(self.path + "-wal", kept)
+            count = "some of the" if lost < 0 else f"the last {lost}"
             self.report.append(
-                f"The store's journal {path.name}-wal is damaged, so the last {lost} saved change(s) "
+                f"The store's journal {path.name}-wal is damaged, so {count} saved change(s) "
                 f"before the server stopped could not be read back and those entries are missing; a copy of "
                 f"the journal is kept as {kept}, and the latest backup or the tables' exports have them.")
         verdict = self._verdict()
@@ -157,14 +159,28 @@ class SQLiteFiles:
                 f"{path} is not a Dune Table Companion store ({detail}): it was moved aside to {aside} "
                 f"untouched and a new, empty store was started.")
             return
-        saved, lost = self._salvage(str(aside))
-        lost_text = (f", {len(lost)} could not be read in full ({', '.join(lost[:10])}"
+        backs, lost = self._recover(str(aside))
+        self.recovery.update({b.code: recover.sentence(b) for b in backs})
+        told = "; ".join(f"{b.code} {len(b.events)} entries from {b.source}" for b in backs[:12])
+        told += "; ..." if len(backs) > 12 else ""
+        lost_text = (f"; {len(lost)} could not be read at all ({', '.join(lost[:10])}"
                      f"{', ...' if len(lost) > 10 else ''}) and are missing" if lost else "")
         self.report.append(
-            f"The store {path} was damaged ({detail}): {len(saved)} table(s) were recovered intact "
-            f"and are served{lost_text}; the damaged file is kept as {aside}, and a missing table comes "
-            f"back by importing its export, or by stopping the server and copying a backup over the "
-            f"store.{hint}")
+            f"The store {path} was damaged ({detail}): {len(backs)} table(s) came back and are served "
+            f"({told or 'none'}){lost_text}; the damaged file is kept as {aside}, and a missing table or entry "
+            f"comes back by importing the table's export.{hint}")
+
+    def _looks_ours(self) -> bool:
+        """An SQLite header, or (a header overwritten) our schema's text in the file, or our own
+        backups beside it: a store of ours that is damaged, not another program's file."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(1 << 20)
+        except OSError:
+            return False
+        if head.startswith(b"SQLite format 3\0") or b"table_code TEXT NOT NULL REFERENCES tables(code)" in head:
+            return True
+        return bool(self.backups()) and b"SQLite format 3\0" not in head[:16] and not head[:200].isascii()
 
     def _verdict(self):
         """None if the file is a sound store; else ('damaged' | 'foreign', what is wrong). Transient
@@ -189,95 +205,52 @@ class SQLiteFiles:
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
             if "not a database" in text or "encrypted" in text:
-                with open(self.path, "rb") as f:
-                    ours = f.read(16) == b"SQLite format 3\0"
-                return ("damaged", str(exc)) if ours else ("foreign", "it is not an SQLite database")
+                if self._looks_ours():
+                    return "damaged", str(exc)
+                return "foreign", "it is not an SQLite database"
             if "malformed" in text or "corrupt" in text:
                 return "damaged", str(exc)
             return None  # locked, I/O, read-only: a fault to report later, not damage
         finally:
             conn.close()
 
-    def _salvage(self, damaged: str) -> tuple[list[str], list[str]]:
-        """Copy every table that can still be read in full from the damaged file into a fresh
-        store, row by row (a damaged page costs only the rows on it). A table is recovered only if
-        its settings, its credentials and every one of its entries (numbered 1..n, n being its
-        recorded head) can be read. Returns (recovered codes, codes that could not be)."""
+    def _recover(self, damaged: str):
+        """Every table that can be read back from the damaged file (or the newest backup holding
+        it) into a fresh store (``sqlite_recover``). Returns (tables back, codes that are not)."""
         work = damaged + ".salvage"
+        found = recover.Found()
         try:
             copy_padded(damaged, work)
-            old = sqlite3.connect(read_only_uri(work), uri=True)
-        except (OSError, sqlite3.Error):
-            return [], ["(every table)"]
-        try:
-            tables = probe_rows(old, "tables", "code, created, config")
-            seats = probe_rows(old, "seats", "token_hash, table_code, role, active, claimed, issued")
-            events = probe_rows(old, "events", "table_code, seq, seat, type, payload, ts, secret_for, summary")
-            heads = {r[0]: r[1] for r in probe_rows(old, "heads", "table_code, seq, tick")}
+            recover.repair_header(work, self.backups())
+            copy_padded(work, work + ".padded")   # a header repaired: pad to the size it declares
+            os.replace(work + ".padded", work)
+            recover.read_with_cli(work, found)
+            recover.read_all(work, found)
+        except OSError as exc:
+            log.warning("store %s: the damaged file could not be read (%s)", damaged, exc)
         finally:
-            old.close()
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".padded-wal"):
                 Path(work + suffix).unlink(missing_ok=True)
-        by_table: dict[str, list] = {}
-        for e in events:
-            by_table.setdefault(e[0], []).append(e)
-        seats_of: dict[str, list] = {}
-        for st in seats:
-            seats_of.setdefault(st[1], []).append(st)
-        codes = {t[0]: t for t in tables}
-        saved, lost = [], sorted((set(by_table) | set(seats_of)) - set(codes))
+        olds = []
+        for b in self.backups():
+            one = recover.Found()
+            recover.read_all(str(b), one)
+            olds.append((b.name, one))
+        backs, lost = recover.choose(found, olds)
         self._ensure_schema()
         new = self._connect()
         try:
-            for code, t in codes.items():
-                rows = sorted(by_table.get(code, []), key=lambda e: e[1])
-                keys = ("table_code", "seq", "seat", "type", "payload", "ts", "secret_for", "summary")
-                try:
-                    check_config(code, t[2])
-                    for e in rows:
-                        check_row(code, dict(zip(keys, e)))
-                    n = len(rows)
-                    if [e[1] for e in rows] != list(range(1, n + 1)) or heads.get(code, n) != n:
-                        raise ValueError("entries missing")
-                    if not any(st[2] == "host" and st[3] for st in seats_of.get(code, [])):
-                        raise ValueError("host credential missing")
-                except (StorageUnavailable, ValueError):
-                    lost.append(code)
-                    continue
+            for b in backs:
                 new.execute("BEGIN IMMEDIATE")
-                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(t))
-                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seats_of.get(code, []))
-                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
-                if rows:
-                    self._bump_head(new, code, rows[-1][1])
+                new.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", tuple(b.table))
+                new.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", b.seats)
+                new.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", b.events)
+                if b.events:
+                    self._bump_head(new, b.code, b.events[-1][1])
                 new.execute("COMMIT")
-                saved.append(code)
         finally:
             new.close()
-        return saved, lost
-
-
-
-def probe_rows(conn: sqlite3.Connection, table: str, columns: str, give_up_after: int = 5000) -> list[tuple]:
-    """Every row of ``table`` that can still be read, one rowid at a time, so that a damaged page
-    costs only its own rows."""
-    try:
-        top = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
-    except sqlite3.Error:
-        top = None
-    rows, misses, rowid = [], 0, 0
-    while (top is not None and rowid < top) or (top is None and misses < give_up_after):
-        rowid += 1
-        try:
-            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid=?", (rowid,)).fetchone()
-        except sqlite3.Error:
-            row = None
-        if row is None:
-            misses += 1
-        else:
-            misses = 0
-            rows.append(tuple(row))
-    return rows
+        return backs, lost
 
 
 def copy_padded(src: str, dst: str) -> None:
@@ -302,7 +275,7 @@ def copy_padded(src: str, dst: str) -> None:
 
 def wal_damage(wal: str) -> int:
     """How many committed transactions in a WAL file SQLite would silently skip because a frame
-    before them fails its checksum (0: none). Frames of an unfinished transaction (no commit frame
+    before them (or the file's header) fails its checksum (0: none; -1: some, how many unknown). Frames of an unfinished transaction (no commit frame
     after them, e.g. a crash mid-write that was never acknowledged) are not counted."""
     import struct
     try:
@@ -313,8 +286,10 @@ def wal_damage(wal: str) -> int:
     if len(data) < 32:
         return 0
     magic, _version, page_size, _ckpt = struct.unpack(">IIII", data[:16])
-    if magic not in (0x377F0682, 0x377F0683) or page_size < 512:
-        return 0  # no valid header: SQLite ignores the whole file, and so do we (nothing is in it)
+    if magic not in (0x377F0682, 0x377F0683) or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+        # no valid header: SQLite ignores the whole file. Empty of frames, nothing is lost; with
+        # frames in it (a header overwritten), every change it held is (how many: unknown)
+        return -1 if len(data) >= 32 + 24 + 512 and any(data[32:]) else 0
     order = ">" if magic & 1 else "<"
     salts = data[16:24]
 
@@ -326,8 +301,12 @@ def wal_damage(wal: str) -> int:
         return s0, s1
 
     s0, s1 = checksum(data[:24], 0, 0)
-    if (s0, s1) != struct.unpack(">II", data[24:32]):
-        return 0
+    if (s0, s1) != struct.unpack(">II", data[24:32]):  # a broken header: SQLite skips every frame
+        frame, commits = 24 + page_size, 0
+        for offset in range(32, len(data) - frame + 1, frame):
+            if data[offset + 8:offset + 16] == salts and struct.unpack(">I", data[offset + 4:offset + 8])[0]:
+                commits += 1
+        return commits or (-1 if len(data) >= 32 + frame else 0)
     frame = 24 + page_size
     offset, broken = 32, False
     skipped_commits = 0

@@ -90,9 +90,15 @@ REGISTRY: dict[str, ActionType] = {}
 
 
 def action(name: str, model: type[Payload], *, faction_field: str | None = "faction", secret: bool = False,
-           host_only: bool = False, summary: Callable[[Any], str] | None = None):
+           host_only: bool = False, summary: Callable[[Any], str] | None = None, public: tuple[str, ...] = ()):
+    """Register an entry type. ``public``: the payload fields any seat and the board may read in the
+    history (the rest only the host and the faction that made it): name every field that is public."""
+    unknown = set(public) - {f.alias or k for k, f in model.model_fields.items()}
+    assert not unknown, f"{name}: public names fields its payload does not have: {sorted(unknown)}"
+
     def deco(fn):
-        REGISTRY[name] = ActionType(name, model, fn, faction_field, secret, host_only, summary)
+        REGISTRY[name] = ActionType(name, model, fn, faction_field, secret, host_only, summary,
+                                    frozenset(public))
         return fn
     return deco
 

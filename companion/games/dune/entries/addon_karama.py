@@ -23,7 +23,7 @@ class KaramaAddon(Payload):
     battle: str | None = Field(default=None, max_length=40)  # choam-support-income: the battle
 
 
-@action("karama.addon", KaramaAddon,
+@action("karama.addon", KaramaAddon, public=("faction", "effect", "battle"),
         summary=lambda p: f"{name(p.faction)} play a Karama: no {KARAMA_ADDON[p.effect][2]}"
                           + (f" from battle {p.battle}" if p.effect == "choam-support-income"
                              else f" this {KARAMA_ADDON[p.effect][1]}"))
@@ -91,5 +91,6 @@ def _karama_on_choam(ctx: Ctx, state: dict, p: KaramaChoam) -> None:
 
 
 for _t, _what in (("karama.choam_charity", "special Charity"), ("karama.choam_revival", "revival advantage")):
-    action(_t, KaramaChoam, summary=lambda p, w=_what: f"{name(p.faction)} play a Karama: no CHOAM {w} this turn"
+    action(_t, KaramaChoam, public=("faction",),
+           summary=lambda p, w=_what: f"{name(p.faction)} play a Karama: no CHOAM {w} this turn"
            )(_karama_on_choam)

@@ -22,7 +22,7 @@ def _alliance_summary(p) -> str:
     return f"{name(a)} and {name(b)} {'ally' if p.type == 'alliance.form' else 'break their alliance'}"
 
 
-@action("alliance.form", AllianceEntry, faction_field="factions", summary=_alliance_summary)
+@action("alliance.form", AllianceEntry, public=("factions",), faction_field="factions", summary=_alliance_summary)
 def alliance_form(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     a, b = p.factions
     present(state, a), present(state, b)
@@ -42,7 +42,7 @@ def alliance_form(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     state["alliances"][b] = a
 
 
-@action("alliance.break", AllianceEntry, faction_field="factions", summary=_alliance_summary)
+@action("alliance.break", AllianceEntry, public=("factions",), faction_field="factions", summary=_alliance_summary)
 def alliance_break(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     a, b = p.factions
     if state["alliances"].get(a) != b:
@@ -55,7 +55,8 @@ class NexusClose(Payload):
     type: Literal["nexus.close"]
 
 
-@action("nexus.close", NexusClose, faction_field=None, summary=lambda p: "the Nexus is over: alliances stand")
+@action("nexus.close", NexusClose,
+        public=(), faction_field=None, summary=lambda p: "the Nexus is over: alliances stand")
 def nexus_close(ctx: Ctx, state: dict, p: NexusClose) -> None:
     if not state.get("nexus"):
         raise hard("No Nexus is open.", "base-nexus")

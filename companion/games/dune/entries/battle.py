@@ -80,7 +80,7 @@ class BattleOpen(Payload):
         return [self.aggressor, self.opponent]
 
 
-@action("battle.open", BattleOpen, faction_field="sides",
+@action("battle.open", BattleOpen, public=("territory", "aggressor", "opponent"), faction_field="sides",
         summary=lambda p: f"Battle in {p.territory}: {name(p.aggressor)} against {name(p.opponent)}")
 def battle_open(ctx: Ctx, state: dict, p: BattleOpen) -> None:
     present(state, p.aggressor), present(state, p.opponent)
@@ -152,7 +152,7 @@ def _check_cards(ctx: Ctx, state: dict, f: str, plan: rules.Plan) -> None:
               "kiss-treachery-deck")
 
 
-@action("battle.plan", BattlePlan, secret=True,
+@action("battle.plan", BattlePlan, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} seal a battle plan")
 def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
     b = side_of(state, p.battle, p.faction)
@@ -205,7 +205,8 @@ class BattleConfirm(Payload):
     faction: FactionId
 
 
-@action("battle.reveal", BattleReveal, faction_field=None, summary=lambda p: f"Battle {p.battle}: plans revealed")
+@action("battle.reveal", BattleReveal,
+        public=("battle",), faction_field=None, summary=lambda p: f"Battle {p.battle}: plans revealed")
 def battle_reveal(ctx: Ctx, state: dict, p: BattleReveal) -> None:
     b = find_battle(state, p.battle)
     _only_sides(ctx, b)
@@ -242,7 +243,7 @@ class BattleTraitor(Payload):
     faction: FactionId
 
 
-@action("battle.traitor", BattleTraitor,
+@action("battle.traitor", BattleTraitor, public=("battle", "faction"),
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} call a traitor")
 def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
     b = side_of(state, p.battle, p.faction, rules.RULE_TRAITORS)
@@ -264,7 +265,7 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
     b["outcome"] = None
 
 
-@action("battle.confirm", BattleConfirm,
+@action("battle.confirm", BattleConfirm, public=("battle", "faction"),
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} confirm the outcome")
 def battle_confirm(ctx: Ctx, state: dict, p: BattleConfirm) -> None:
     b = side_of(state, p.battle, p.faction)

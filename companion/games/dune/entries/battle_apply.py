@@ -69,7 +69,7 @@ def _apply_summary(p) -> str:
     return f"Battle {p.battle}: outcome applied" + (" (adjusted)" if p.adjust else "")
 
 
-@action("battle.apply", BattleApply, faction_field=None, summary=_apply_summary)
+@action("battle.apply", BattleApply, public=("battle", "adjust"), faction_field=None, summary=_apply_summary)
 def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
     b = find_battle(state, p.battle)
     _only_sides(ctx, b)

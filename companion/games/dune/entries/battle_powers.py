@@ -48,7 +48,7 @@ class BattlePrescience(Payload):
     element: Literal["leader", "weapon", "defense", "dial"]
 
 
-@action("battle.prescience", BattlePrescience,
+@action("battle.prescience", BattlePrescience, public=("battle", "faction", "element"),
         summary=lambda p: f"Battle {p.battle}: Atreides Prescience asks for the {p.element}")
 def battle_prescience(ctx: Ctx, state: dict, p: BattlePrescience) -> None:
     b, side = _power_battle(state, p, "prescience", powers.RULE_PRESCIENCE, "atreides-alliance")
@@ -72,7 +72,7 @@ class BattleAnswer(Payload):
     starred: int | None = Field(default=None, ge=0, le=20)
 
 
-@action("battle.answer", BattleAnswer, secret=True,
+@action("battle.answer", BattleAnswer, public=(), secret=True,
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} answer the Prescience question")
 def battle_answer(ctx: Ctx, state: dict, p: BattleAnswer) -> None:
     b = side_of(state, p.battle, p.faction, powers.RULE_PRESCIENCE)
@@ -133,7 +133,7 @@ def _voice_summary(p: BattleVoice) -> str:
         return f"Battle {p.battle}: Voice"
 
 
-@action("battle.voice", BattleVoice, summary=_voice_summary)
+@action("battle.voice", BattleVoice, public=("battle", "faction", "command", "card"), summary=_voice_summary)
 def battle_voice(ctx: Ctx, state: dict, p: BattleVoice) -> None:
     b, side = _power_battle(state, p, "voice", powers.RULE_VOICE, "bg-alliance")
     if b.get("voice"):
@@ -155,7 +155,7 @@ class BattleKarama(Payload):
     power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin", "capture"]
 
 
-@action("battle.karama", BattleKarama,
+@action("battle.karama", BattleKarama, public=("battle", "faction", "power"),
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} play a Karama against {POWER_NAME[p.power]}")
 def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
     b = find_battle(state, p.battle)
@@ -194,7 +194,7 @@ class BattleCapture(Payload):
     keep: bool
 
 
-@action("battle.capture", BattleCapture, faction_field=None,
+@action("battle.capture", BattleCapture, public=("battle", "leader", "keep"), faction_field=None,
         summary=lambda p: f"Battle {p.battle}: Harkonnen {'keep' if p.keep else 'kill'} {p.leader}"
                           + ("" if p.keep else " for 2 spice"))
 def battle_capture(ctx: Ctx, state: dict, p: BattleCapture) -> None:

@@ -58,7 +58,7 @@ def _buy_summary(p) -> str:
     return f"{name(p.faction)} buys a card for {p.price}" + (" (Karama: does not pay)" if p.karama else "")
 
 
-@action("bid.buy", Buy, summary=_buy_summary)
+@action("bid.buy", Buy, public=("faction", "price", "karama"), summary=_buy_summary)
 def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
     """A card bought at auction (and the Harkonnen bonus card) comes from the deck, unnamed: the
     buyer's phone then offers to name it (secret ``cards.name``); this public entry never names it.
@@ -93,7 +93,7 @@ class BidUnsold(Payload):
     type: Literal["bid.unsold"]
 
 
-@action("bid.unsold", BidUnsold, faction_field=None,
+@action("bid.unsold", BidUnsold, public=(), faction_field=None,
         summary=lambda p: "everyone passed on the card up for auction: bidding ends")
 def bid_unsold(ctx: Ctx, state: dict, p: BidUnsold) -> None:
     ctx.check(state["phase"] == "bidding", "Bidding ends in the Bidding phase.", "base-bidding")

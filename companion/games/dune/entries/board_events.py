@@ -27,7 +27,8 @@ class FamilyAtomics(Payload):
     faction: FactionId
 
 
-@action("atomics.family", FamilyAtomics, summary=lambda p: f"{name(p.faction)} play Family Atomics: the Shield Wall falls")
+@action("atomics.family", FamilyAtomics,
+        public=("faction",), summary=lambda p: f"{name(p.faction)} play Family Atomics: the Shield Wall falls")
 def family_atomics(ctx: Ctx, state: dict, p: FamilyAtomics) -> None:
     f = present(state, p.faction)
     if not state.get("shield_wall", True):
@@ -51,7 +52,7 @@ class AtomicsAftermath(Payload):
     territory: str
 
 
-@action("atomics.terror", AtomicsAftermath,
+@action("atomics.terror", AtomicsAftermath, public=("faction", "territory"),
         summary=lambda p: f"Moritani trigger the Atomics terror token in {p.territory}")
 def atomics_terror(ctx: Ctx, state: dict, p: AtomicsAftermath) -> None:
     present(state, "moritani")
@@ -86,7 +87,8 @@ def _token_piece(ctx: Ctx, state: dict, p: TokenAt) -> str:
     return piece
 
 
-@action("discovery.peek", TokenAt, secret=True, summary=lambda p: f"{name(p.faction)} peek at a Discovery token")
+@action("discovery.peek", TokenAt,
+        public=(), secret=True, summary=lambda p: f"{name(p.faction)} peek at a Discovery token")
 def discovery_peek(ctx: Ctx, state: dict, p: TokenAt) -> None:
     f = present(state, p.faction)
     piece = _token_piece(ctx, state, p)
@@ -100,7 +102,9 @@ def discovery_peek(ctx: Ctx, state: dict, p: TokenAt) -> None:
     state["private"][f].setdefault("peeks", {})[piece] = tok.name
 
 
-@action("discovery.reveal", TokenAt, summary=lambda p: f"{name(p.faction)} reveal {p.token} in {p.territory}")
+@action("discovery.reveal", TokenAt,
+        public=("faction", "territory", "sector", "token"),
+        summary=lambda p: f"{name(p.faction)} reveal {p.token} in {p.territory}")
 def discovery_reveal(ctx: Ctx, state: dict, p: TokenAt) -> None:
     f = present(state, p.faction)
     piece = _token_piece(ctx, state, p)

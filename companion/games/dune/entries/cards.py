@@ -23,7 +23,8 @@ class HandSet(Payload):
     size: int = Field(ge=0, le=12)
 
 
-@action("hand.set", HandSet, summary=lambda p: f"{name(p.faction)} holds {p.size} treachery cards")
+@action("hand.set", HandSet,
+        public=("faction", "size"), summary=lambda p: f"{name(p.faction)} holds {p.size} treachery cards")
 def hand_set(ctx: Ctx, state: dict, p: HandSet) -> None:
     present(state, p.faction)
     limit = state["factions"][p.faction]["hand_limit"]
@@ -49,14 +50,16 @@ class CardsSet(Payload):
         return v
 
 
-@action("cards.set", CardsSet, secret=True, summary=lambda p: f"{name(p.faction)} updates its cards")
+@action("cards.set", CardsSet, public=(), secret=True, summary=lambda p: f"{name(p.faction)} updates its cards")
 def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
+    from ..rules import treachery
     present(state, p.faction)
+    cards = [treachery.card(c).name for c in p.cards]  # real cards only, as printed (a hard refusal)
     limit = state["factions"][p.faction]["hand_limit"]
     ctx.check(len(p.cards) <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.",
               "base-hand-limit")
-    state["private"][p.faction]["cards"] = list(p.cards)
-    state["factions"][p.faction]["hand_size"] = len(p.cards)
+    state["private"][p.faction]["cards"] = cards
+    state["factions"][p.faction]["hand_size"] = len(cards)
     _clamp_prompts(state, p.faction)
 
 
@@ -66,7 +69,7 @@ class CardsName(Payload):
     card: str = Field(min_length=1, max_length=60)
 
 
-@action("cards.name", CardsName, secret=True, summary=lambda p: f"{name(p.faction)} name a card in hand")
+@action("cards.name", CardsName, public=(), secret=True, summary=lambda p: f"{name(p.faction)} name a card in hand")
 def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
     """Name one of the hand's unnamed cards (a card bought at auction, the Harkonnen bonus card...):
     secret, so the public ``bid.buy`` never carries the name; the count does not change."""
@@ -75,8 +78,8 @@ def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
     c = treachery.card(p.card)
     mine = state["private"][f]
     hand = mine.setdefault("cards", [])
-    ctx.check(state["factions"][f]["hand_size"] > len(hand),
-              f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    if state["factions"][f]["hand_size"] <= len(hand):  # bookkeeping: no override names a card not held
+        raise hard(f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
     tr = treachery_record(state)
     ctx.check(treachery.copies_left(c.name, tr["discard"], hand, tr["kiss_added"]) > 0,
               f"Every {c.name} of the game is already face up in the discard pile or in {name(f)}'s hand"
@@ -92,7 +95,7 @@ class CardsKeepUnnamed(Payload):
     faction: FactionId
 
 
-@action("cards.keep_unnamed", CardsKeepUnnamed, secret=True,
+@action("cards.keep_unnamed", CardsKeepUnnamed, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} keep a card unnamed")
 def cards_keep_unnamed(ctx: Ctx, state: dict, p: CardsKeepUnnamed) -> None:
     """Dismiss one "name the card you got" prompt: the card stays in the hand, unnamed."""
@@ -111,7 +114,8 @@ class CardsDiscard(Payload):
     card: Name
 
 
-@action("cards.discard", CardsDiscard, summary=lambda p: f"{name(p.faction)} discard {p.card}")
+@action("cards.discard", CardsDiscard,
+        public=("faction", "card"), summary=lambda p: f"{name(p.faction)} discard {p.card}")
 def cards_discard(ctx: Ctx, state: dict, p: CardsDiscard) -> None:
     """A card goes face up from the hand to the discard pile (public: discards are face up)."""
     f = present(state, p.faction)
@@ -127,7 +131,9 @@ class Ghola(Payload):
     starred: int = Field(default=0, ge=0, le=5)
 
 
-@action("cards.ghola", Ghola, summary=lambda p: f"{name(p.faction)} play a Tleilaxu Ghola: "
+@action("cards.ghola", Ghola,
+        public=("faction", "leader", "forces", "starred"),
+        summary=lambda p: f"{name(p.faction)} play a Tleilaxu Ghola: "
         + (f"{p.leader} revived" if p.leader else f"{p.forces + p.starred} forces revived") + " for free")
 def cards_ghola(ctx: Ctx, state: dict, p: Ghola) -> None:
     """Tleilaxu Ghola (base game): an extra revival at any time, free: one leader, or up to 5
@@ -159,7 +165,7 @@ class TreacheryReshuffle(Payload):
     type: Literal["treachery.reshuffle"]
 
 
-@action("treachery.reshuffle", TreacheryReshuffle, faction_field=None,
+@action("treachery.reshuffle", TreacheryReshuffle, public=(), faction_field=None,
         summary=lambda p: "the Treachery discard pile is shuffled into a new deck")
 def treachery_reshuffle(ctx: Ctx, state: dict, p: TreacheryReshuffle) -> None:
     from ..rules import treachery
@@ -201,7 +207,8 @@ def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | Non
     return "Worthless card"
 
 
-@action("karama.special", KaramaSpecial, summary=lambda p: f"{name(p.faction)} play their Special Karama")
+@action("karama.special", KaramaSpecial,
+        public=("faction", "card"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
     the card goes face up to the discard pile."""
@@ -224,7 +231,8 @@ def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
         ctx.summary = f"{name(p.faction)} play their Special Karama ({played} discarded)"
 
 
-@action("karama.worthless", KaramaSpecial, summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
+@action("karama.worthless", KaramaSpecial,
+        public=("faction", "card"), summary=lambda p: "Bene Gesserit play a Worthless card as Karama")
 def karama_worthless(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     if p.faction != "bg":
         raise hard("Only the Bene Gesserit may play a Worthless card as Karama.", "bg-special-karama")

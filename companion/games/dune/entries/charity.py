@@ -27,7 +27,7 @@ def charity_gate(ctx: Ctx, state: dict, faction: str) -> tuple[str, dict, str]:
     return f, claimed, key
 
 
-@action("charity.claim", Charity, summary=lambda p: f"{name(p.faction)} claims CHOAM charity")
+@action("charity.claim", Charity, public=("faction",), summary=lambda p: f"{name(p.faction)} claims CHOAM charity")
 def charity_claim(ctx: Ctx, state: dict, p: Charity) -> None:
     f, claimed, key = charity_gate(ctx, state, p.faction)
     amount = economy.charity(state["turn"], f, state["private"][f]["spice"])

@@ -76,7 +76,8 @@ class InflationPlace(Payload):
     side: Literal["double", "cancel"]
 
 
-@action("inflation.place", InflationPlace, summary=lambda p: f"CHOAM place Inflation, {p.side.title()} side up")
+@action("inflation.place", InflationPlace,
+        public=("faction", "side"), summary=lambda p: f"CHOAM place Inflation, {p.side.title()} side up")
 def inflation_place(ctx: Ctx, state: dict, p: InflationPlace) -> None:
     present(state, "choam")
     inflation = _inflation(state)
@@ -125,7 +126,8 @@ class ChoamDiscard(Payload):
     effect: bool = False  # a Worthless Card discarded for its own CHOAM effect instead of spice
 
 
-@action("choam.discard", ChoamDiscard, summary=lambda p: f"CHOAM discard {p.card} for "
+@action("choam.discard", ChoamDiscard,
+        public=("faction", "card", "effect"), summary=lambda p: f"CHOAM discard {p.card} for "
         + ("its CHOAM effect" if p.effect else "spice"))
 def choam_discard(ctx: Ctx, state: dict, p: ChoamDiscard) -> None:
     """At the end of a phase: a surplus exact duplicate for 3 spice, a Worthless card for 2 - or a
@@ -155,7 +157,7 @@ class ChoamTrade(Payload):
     receives: str = Field(min_length=1, max_length=60)
 
 
-@action("choam.trade", ChoamTrade, secret=True, summary=lambda p: "CHOAM and its ally trade one card each")
+@action("choam.trade", ChoamTrade, public=(), secret=True, summary=lambda p: "CHOAM and its ally trade one card each")
 def choam_trade(ctx: Ctx, state: dict, p: ChoamTrade) -> None:
     """Once a turn, at a phase end: CHOAM and its ally each give one card and receive one."""
     present(state, "choam")
@@ -216,7 +218,7 @@ class Bribe(Payload):
         return [self.payer, self.to]
 
 
-@action("bribe", Bribe, faction_field="parties",
+@action("bribe", Bribe, public=("from", "to", "spice"), faction_field="parties",
         summary=lambda p: f"{name(p.payer)} bribe {name(p.to)} with {p.spice} spice")
 def bribe(ctx: Ctx, state: dict, p: Bribe) -> None:
     """A public spice bribe from one faction to another: never while CHOAM's Inflation shows Double
@@ -262,7 +264,7 @@ def _audit(ctx: Ctx, state: dict, p: AuditorEntry) -> tuple[dict, str, int, list
     return b, opponent, n, kept
 
 
-@action("auditor.inspect", AuditorEntry,
+@action("auditor.inspect", AuditorEntry, public=("faction", "battle"),
         summary=lambda p: f"CHOAM's Auditor inspects cards after battle {p.battle}")
 def auditor_inspect(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
     """2 random cards of the opponent's hand (1 if the Auditor died), never those used in the battle,
@@ -281,7 +283,7 @@ def auditor_inspect(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
                    f"{name(opponent)}'s hand (battle {b['id']})")
 
 
-@action("auditor.cancel", AuditorEntry,
+@action("auditor.cancel", AuditorEntry, public=("faction", "battle"),
         summary=lambda p: f"{name(p.faction)} pay CHOAM to cancel the audit of battle {p.battle}")
 def auditor_cancel(ctx: Ctx, state: dict, p: AuditorEntry) -> None:
     """The opponent pays 1 spice per card CHOAM could see and the whole audit is off (no part payment)."""
@@ -301,7 +303,7 @@ class KaramaAudit(Payload):
     battle: str = Field(min_length=1, max_length=40)
 
 
-@action("karama.choam_audit", KaramaAudit,
+@action("karama.choam_audit", KaramaAudit, public=("faction", "battle"),
         summary=lambda p: f"{name(p.faction)} play a Karama: no audit after battle {p.battle}")
 def karama_choam_audit(ctx: Ctx, state: dict, p: KaramaAudit) -> None:
     """Advanced: a Karama stops one audit (a use separate from stopping support income)."""

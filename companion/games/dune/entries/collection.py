@@ -29,7 +29,7 @@ def preview_collection(board: Board, state: dict) -> list[dict]:
                               protected_territories=tuple(state.get("token_territories", {})))
 
 
-@action("collection.apply", Collect, faction_field=None, summary=lambda p: "spice collected")
+@action("collection.apply", Collect, public=(), faction_field=None, summary=lambda p: "spice collected")
 def collection_apply(ctx: Ctx, state: dict, p: Collect) -> None:
     ctx.check(state["phase"] == "collection", "Spice is collected in the Spice Collection phase.", "base-collection")
     key = f"collected:{state['turn']}"

@@ -86,7 +86,7 @@ class SpiceGive(Payload):
         return [self.faction, self.to]
 
 
-@action("spice.give", SpiceGive, faction_field="parties",
+@action("spice.give", SpiceGive, public=("faction", "to", "amount"), faction_field="parties",
         summary=lambda p: f"{faction_name(p.faction)} give {p.amount} spice to {faction_name(p.to)}")
 def spice_give(ctx: Ctx, state: dict, p: SpiceGive) -> None:
     present(state, p.faction), present(state, p.to)
@@ -134,7 +134,7 @@ def pending(state: dict) -> list[dict]:
     return state.setdefault("proposals", [])
 
 
-@action("consent.request", ConsentRequest,
+@action("consent.request", ConsentRequest, public=("faction", "entry"),
         summary=lambda p: f"{faction_name(p.faction)} propose to {_other(p)}: {_request_summary(p)}")
 def consent_request(ctx: Ctx, state: dict, p: ConsentRequest) -> None:
     present(state, p.faction)
@@ -192,7 +192,9 @@ def _find(state: dict, pid: int) -> dict:
     raise hard(f"There is no pending proposal #{pid}: it was answered, withdrawn or undone.")
 
 
-@action("consent.give", ConsentAnswer, summary=lambda p: f"{faction_name(p.faction)} agree to proposal #{p.proposal}")
+@action("consent.give", ConsentAnswer,
+        public=("faction", "proposal"),
+        summary=lambda p: f"{faction_name(p.faction)} agree to proposal #{p.proposal}")
 def consent_give(ctx: Ctx, state: dict, p: ConsentAnswer) -> None:
     x = _find(state, p.proposal)
     if x["to"] != p.faction:
@@ -203,7 +205,7 @@ def consent_give(ctx: Ctx, state: dict, p: ConsentAnswer) -> None:
     state["proposals"] = [y for y in pending(state) if y["id"] != p.proposal]
 
 
-@action("consent.decline", ConsentAnswer,
+@action("consent.decline", ConsentAnswer, public=("faction", "proposal"),
         summary=lambda p: f"{faction_name(p.faction)} decline or withdraw proposal #{p.proposal}")
 def consent_decline(ctx: Ctx, state: dict, p: ConsentAnswer) -> None:
     x = _find(state, p.proposal)

@@ -44,7 +44,7 @@ class SkillAssign(Payload):
     hidden: bool = False  # kept behind the shield instead of face up in front of it
 
 
-@action("skill.assign", SkillAssign, secret=True,
+@action("skill.assign", SkillAssign, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} assign a Leader Skill")
 def skill_assign(ctx: Ctx, state: dict, p: SkillAssign) -> None:
     """The kept Skill Card goes with one eligible leader (at setup, or after reviving one's own
@@ -68,7 +68,7 @@ class SkillShow(Payload):
     face_up: bool
 
 
-@action("skill.show", SkillShow, secret=True,
+@action("skill.show", SkillShow, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} " + ("show their skilled leader" if p.face_up
                                                     else "take their skilled leader behind the shield"))
 def skill_show(ctx: Ctx, state: dict, p: SkillShow) -> None:

@@ -84,4 +84,5 @@ for _kind, _verb in (("leader.tanks", "goes to the tanks"), ("leader.revive", "i
                      ("leader.capture", "is captured"), ("leader.return", "returns home"),
                      ("leader.used", "is used this turn")):
     action(_kind, LeaderEntry, faction_field="parties" if _kind == "leader.capture" else "faction",
+           public=("faction", "leader", "by", "paid"),
            summary=lambda p, v=_verb: f"{name(p.faction)}: {p.leader} {v}")(_leader_entry(_kind))

@@ -38,7 +38,8 @@ def _set_known_list(state: dict, f: str, key: str, values: list[str], known_key:
     state["private"][f][key] = list(values)
 
 
-@action("ambassadors.set", Ambassadors, secret=True, summary=lambda p: "Ecaz update their ambassador supply")
+@action("ambassadors.set", Ambassadors,
+        public=(), secret=True, summary=lambda p: "Ecaz update their ambassador supply")
 def ambassadors_set(ctx: Ctx, state: dict, p: Ambassadors) -> None:
     _set_known_list(state, "ecaz", "ambassadors", p.ambassadors, "ambassadors", "ambassador", "ecaz-ambassadors")
 
@@ -49,7 +50,7 @@ class Terror(Payload):
     tokens: list[str] = Field(max_length=6)
 
 
-@action("terror.set", Terror, secret=True, summary=lambda p: "Moritani update their terror tokens")
+@action("terror.set", Terror, public=(), secret=True, summary=lambda p: "Moritani update their terror tokens")
 def terror_set(ctx: Ctx, state: dict, p: Terror) -> None:
     _set_known_list(state, "moritani", "terror_tokens", p.tokens, "terror_tokens", "terror token",
                     "moritani-terror-tokens")
@@ -114,7 +115,8 @@ class TerrorPlace(Payload):
     token: str = Field(min_length=1, max_length=30)
 
 
-@action("terror.place", TerrorPlace, secret=True, summary=lambda p: f"Moritani place a terror token in {p.territory}")
+@action("terror.place", TerrorPlace,
+        public=(), secret=True, summary=lambda p: f"Moritani place a terror token in {p.territory}")
 def terror_place(ctx: Ctx, state: dict, p: TerrorPlace) -> None:
     present(state, "moritani")
     name, _ = _stronghold(ctx, state, p.territory, "moritani-terrorize")
@@ -132,7 +134,9 @@ class TerrorReveal(Payload):
     take_card: bool = False  # Robbery: take the top card of the Treachery deck (rather than spice)
 
 
-@action("terror.reveal", TerrorReveal, summary=lambda p: f"Moritani reveal the terror token in {p.territory}")
+@action("terror.reveal", TerrorReveal,
+        public=("faction", "territory", "take_card"),
+        summary=lambda p: f"Moritani reveal the terror token in {p.territory}")
 def terror_reveal(ctx: Ctx, state: dict, p: TerrorReveal) -> None:
     present(state, "moritani")
     name, token = take_marker(ctx, state, "moritani", "terror", p.territory, "moritani-terrorize")
@@ -152,7 +156,7 @@ class AmbassadorPlace(Payload):
     ambassador: str = Field(min_length=1, max_length=30)
 
 
-@action("ambassador.place", AmbassadorPlace, secret=True,
+@action("ambassador.place", AmbassadorPlace, public=(), secret=True,
         summary=lambda p: f"Ecaz place an ambassador in {p.territory}")
 def ambassador_place(ctx: Ctx, state: dict, p: AmbassadorPlace) -> None:
     present(state, "ecaz")
@@ -180,6 +184,7 @@ class AmbassadorTrigger(Payload):
 
 
 @action("ambassador.trigger", AmbassadorTrigger,
+        public=("faction", "territory", "take_card", "discard", "beneficiary"),
         summary=lambda p: f"Ecaz trigger the ambassador in {p.territory}")
 def ambassador_trigger(ctx: Ctx, state: dict, p: AmbassadorTrigger) -> None:
     present(state, "ecaz")

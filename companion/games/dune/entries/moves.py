@@ -87,7 +87,8 @@ def _ship_summary(p) -> str:
     return f"{name(p.faction)} ships {n} force{'s' if n != 1 else ''} to {p.to}" + (" (Karama)" if p.karama else "")
 
 
-@action("ship", Ship, summary=_ship_summary)
+@action("ship", Ship,
+        public=("faction", "to", "sector", "forces", "starred", "advisors", "karama"), summary=_ship_summary)
 def ship(ctx: Ctx, state: dict, p: Ship) -> None:
     f = present(state, p.faction)
     if p.advisors and f != "bg":
@@ -146,7 +147,7 @@ class CrossShip(Payload):
     starred: int = Count
 
 
-@action("ship.cross", CrossShip,
+@action("ship.cross", CrossShip, public=("faction", "from", "from_sector", "to", "sector", "forces", "starred"),
         summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} to {p.to} (Guild cross-ship)")
 def ship_cross(ctx: Ctx, state: dict, p: CrossShip) -> None:
     f = present(state, p.faction)
@@ -187,7 +188,7 @@ class ShipBack(Payload):
     starred: int = Count
 
 
-@action("ship.reserves", ShipBack,
+@action("ship.reserves", ShipBack, public=("faction", "from", "from_sector", "forces", "starred"),
         summary=lambda p: f"{name(p.faction)} ships {p.forces + p.starred} from {p.from_} back to reserves")
 def ship_reserves(ctx: Ctx, state: dict, p: ShipBack) -> None:
     f = present(state, p.faction)
@@ -215,7 +216,8 @@ class SpiritualAdvisor(Payload):
     sector: int | None = Field(default=None, ge=1, le=18)
 
 
-@action("ship.advisor", SpiritualAdvisor, summary=lambda p: f"Bene Gesserit send a spiritual advisor to {p.to}")
+@action("ship.advisor", SpiritualAdvisor,
+        public=("faction", "to", "sector"), summary=lambda p: f"Bene Gesserit send a spiritual advisor to {p.to}")
 def ship_advisor(ctx: Ctx, state: dict, p: SpiritualAdvisor) -> None:
     present(state, "bg")
     last = state.get("last_shipment")
@@ -246,7 +248,9 @@ class ForcesFlip(Payload):
     to: Literal["advisors", "fighters"]
 
 
-@action("forces.flip", ForcesFlip, summary=lambda p: f"Bene Gesserit flip to {p.to} in {p.territory}")
+@action("forces.flip", ForcesFlip,
+        public=("faction", "territory", "sector", "to"),
+        summary=lambda p: f"Bene Gesserit flip to {p.to} in {p.territory}")
 def forces_flip(ctx: Ctx, state: dict, p: ForcesFlip) -> None:
     present(state, "bg")
     territory = ctx.board.resolve(p.territory)
@@ -299,7 +303,10 @@ def allowance_for(state: dict, f: str, use_token: bool = False) -> int:
     return movement.movement_allowance(f, ornithopters=has_ornithopters(state, f), ornithopter_token=use_token)
 
 
-@action("move", Move, summary=_move_summary)
+@action("move", Move,
+        public=("faction", "from", "from_sector", "to", "to_sector", "forces", "starred", "advisors",
+                "ornithopter_token", "hajr"),
+        summary=_move_summary)
 def move(ctx: Ctx, state: dict, p: Move) -> None:
     f = present(state, p.faction)
     if p.advisors and f != "bg":
@@ -376,6 +383,7 @@ def _forces_text(p) -> str:
 
 
 @action("forces.place", ForcesPlace,
+        public=("faction", "territory", "sector", "forces", "starred", "advisors", "from"),
         summary=lambda p: f"{name(p.faction)} places {_forces_text(p)} in {p.territory} from {p.from_}")
 def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
     piece = _stack_piece(ctx, state, p, "Place")
@@ -383,6 +391,7 @@ def forces_place(ctx: Ctx, state: dict, p: ForcesPlace) -> None:
 
 
 @action("forces.remove", ForcesRemove,
+        public=("faction", "territory", "sector", "forces", "starred", "advisors", "to"),
         summary=lambda p: f"{name(p.faction)} removes {_forces_text(p)} from {p.territory} to {p.to}")
 def forces_remove(ctx: Ctx, state: dict, p: ForcesRemove) -> None:
     piece = _stack_piece(ctx, state, p, "Remove")
@@ -404,7 +413,7 @@ class TurnDone(Payload):
     faction: FactionId
 
 
-@action("turn.done", TurnDone,
+@action("turn.done", TurnDone, public=("faction",),
         summary=lambda p: f"{name(p.faction)} {'is' if p.faction == 'guild' else 'are'} done shipping and moving")
 def turn_done(ctx: Ctx, state: dict, p: TurnDone) -> None:
     f = present(state, p.faction)

@@ -37,7 +37,8 @@ class NoFieldShip(Payload):
     token: int = Field(ge=0, le=5)  # 0, 3 or 5 (rules/richese.check_nofield_ship refuses the others)
 
 
-@action("nofield.ship", NoFieldShip, secret=True, summary=lambda p: f"Richese ship a No-Field to {p.territory}")
+@action("nofield.ship", NoFieldShip,
+        public=(), secret=True, summary=lambda p: f"Richese ship a No-Field to {p.territory}")
 def nofield_ship(ctx: Ctx, state: dict, p: NoFieldShip) -> None:
     present(state, "richese")
     _stopped(state, "richese-no-field")
@@ -83,7 +84,7 @@ class NoFieldAlly(Payload):
     payer: Literal["richese", "ally"] = "richese"
 
 
-@action("nofield.ally_ship", NoFieldAlly,
+@action("nofield.ally_ship", NoFieldAlly, public=("faction", "territory", "sector", "token", "payer"),
         summary=lambda p: f"Richese ship their ally's forces to {p.territory} with the {p.token} No-Field")
 def nofield_ally_ship(ctx: Ctx, state: dict, p: NoFieldAlly) -> None:
     """A No-Field shipment for the ally's forces, revealed at once: any token already on the planet
@@ -139,7 +140,8 @@ class NoFieldMove(Payload):
     forces: int = Field(default=0, ge=0, le=20)  # Richese forces moving with it, from the same piece
 
 
-@action("nofield.move", NoFieldMove, summary=lambda p: f"Richese move the No-Field to {p.to}"
+@action("nofield.move", NoFieldMove,
+        public=("faction", "to", "to_sector", "forces"), summary=lambda p: f"Richese move the No-Field to {p.to}"
         + (f" with {p.forces} forces" if p.forces else ""))
 def nofield_move(ctx: Ctx, state: dict, p: NoFieldMove) -> None:
     """A face-down No-Field moves like a force: it is Richese's one group move of the turn."""
@@ -200,7 +202,8 @@ def reveal_nofield(state: dict, cause: str) -> str:
     return f"Richese reveal the No-Field in {territory}: {token} ({what})"
 
 
-@action("nofield.reveal", NoFieldReveal, summary=lambda p: f"Richese reveal the No-Field ({p.cause})")
+@action("nofield.reveal", NoFieldReveal,
+        public=("faction", "cause"), summary=lambda p: f"Richese reveal the No-Field ({p.cause})")
 def nofield_reveal(ctx: Ctx, state: dict, p: NoFieldReveal) -> None:
     present(state, "richese")
     if p.cause == "voluntary":

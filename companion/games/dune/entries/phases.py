@@ -50,7 +50,7 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
             flags.update(shipped=False, moved=False)
 
 
-@action("phase.next", PhaseNext, faction_field=None, summary=lambda p: "next phase")
+@action("phase.next", PhaseNext, public=(), faction_field=None, summary=lambda p: "next phase")
 def phase_next(ctx: Ctx, state: dict, p: PhaseNext) -> None:
     """Refused (overridable) while the phase has unfinished blocking steps (``phase_gate``)."""
     start_phase(state, *phase_gate(ctx, state))
@@ -62,7 +62,7 @@ class PhaseSet(Payload):
     phase: PhaseId
 
 
-@action("phase.set", PhaseSet, faction_field=None, host_only=True,
+@action("phase.set", PhaseSet, public=("turn", "phase"), faction_field=None, host_only=True,
         summary=lambda p: f"phase corrected to turn {p.turn}, {p.phase}")
 def phase_set(ctx: Ctx, state: dict, p: PhaseSet) -> None:
     if p.turn > state["last_turn"]:
@@ -212,7 +212,9 @@ class RuleShow(Payload):
     title: str | None = Field(default=None, max_length=120)
 
 
-@action("rule.show", RuleShow, faction_field=None, summary=lambda p: f"rule shown to the table: {p.title or p.rule}")
+@action("rule.show", RuleShow,
+        public=("rule", "title"),
+        faction_field=None, summary=lambda p: f"rule shown to the table: {p.title or p.rule}")
 def rule_show(ctx: Ctx, state: dict, p: RuleShow) -> None:
     state["banner"] = {"rule": p.rule, "title": p.title or p.rule, "by": ctx.actor}
 

@@ -25,7 +25,10 @@ class Revive(Payload):
     tleilaxu_raised: bool = False  # CHOAM add-on, under Karama: the Tleilaxu ally permit 5 forces
 
 
-@action("revive", Revive, summary=lambda p: f"{name(p.faction)} revives {p.forces + p.starred} forces")
+@action("revive", Revive,
+        public=("faction", "forces", "starred", "emperor_pays", "fremen_grants_ally", "tleilaxu_half",
+                "tleilaxu_raised"),
+        summary=lambda p: f"{name(p.faction)} revives {p.forces + p.starred} forces")
 def revive(ctx: Ctx, state: dict, p: Revive) -> None:
     f = present(state, p.faction)
     ctx.check(state["phase"] == "revival", "Forces are revived in the Revival phase.", "base-revival")

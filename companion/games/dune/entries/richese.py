@@ -43,7 +43,7 @@ class CacheAnnounce(Payload):
     clockwise: bool = True  # Once Around: which neighbour of Richese starts
 
 
-@action("cache.announce", CacheAnnounce,
+@action("cache.announce", CacheAnnounce, public=("faction", "card", "when", "method", "clockwise"),
         summary=lambda p: f"Richese auction {p.card} from the cache {p.when}, by "
                           f"{'Once Around' if p.method == 'once_around' else 'Silent Auction'}")
 def cache_announce(ctx: Ctx, state: dict, p: CacheAnnounce) -> None:
@@ -136,7 +136,7 @@ class CachePledge(Payload):
     spice: int = Field(ge=0, le=999)  # 0 withdraws the pledge
 
 
-@action("cache.pledge", CachePledge, secret=True,
+@action("cache.pledge", CachePledge, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} pledge spice toward their ally's cache bid")
 def cache_pledge(ctx: Ctx, state: dict, p: CachePledge) -> None:
     """From the ally's own phone: the most of its spice its ally may add to a cache bid (Once Around
@@ -182,7 +182,7 @@ class CacheBid(Payload):
     ally_spice: int = Field(default=0, ge=0, le=999)  # part of the bid the bidder's ally pays (pledged)
 
 
-@action("cache.bid", CacheBid,
+@action("cache.bid", CacheBid, public=("faction", "amount", "karama", "ally_spice"),
         summary=lambda p: f"{name(p.faction)} " + (f"bids {p.amount} for the cache card" if p.amount else "passes"))
 def cache_bid(ctx: Ctx, state: dict, p: CacheBid) -> None:
     """Once Around: each eligible faction, from Richese's neighbour round to Richese, one chance."""
@@ -222,7 +222,7 @@ class CacheSilentBid(Payload):
     ally_spice: int = Field(default=0, ge=0, le=999)  # part of the sealed bid the bidder's ally pays
 
 
-@action("cache.silent_bid", CacheSilentBid, secret=True,
+@action("cache.silent_bid", CacheSilentBid, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} seals a bid for the cache card")
 def cache_silent_bid(ctx: Ctx, state: dict, p: CacheSilentBid) -> None:
     """A sealed bid: kept in the bidder's private part; when every eligible faction has bid, all are
@@ -259,7 +259,7 @@ class CacheTake(Payload):
     keep: bool  # True: Richese takes the card free; False: it is removed from the game
 
 
-@action("cache.take", CacheTake,
+@action("cache.take", CacheTake, public=("faction", "keep"),
         summary=lambda p: "Richese take the unsold cache card free" if p.keep else "Richese remove the unsold "
                                                                                    "cache card from the game")
 def cache_take(ctx: Ctx, state: dict, p: CacheTake) -> None:
@@ -310,7 +310,7 @@ class BlackMarketSell(Payload):
     card: str | None = Field(default=None, max_length=60)  # the card from Richese's hand, if named there
 
 
-@action("blackmarket.sell", BlackMarketSell,
+@action("blackmarket.sell", BlackMarketSell, public=("faction", "buyer", "price"),
         summary=lambda p: f"Richese sell a card on the Black Market to {name(p.buyer)} for {p.price}")
 def blackmarket_sell(ctx: Ctx, state: dict, p: BlackMarketSell) -> None:
     """Advanced: before Declaration Richese sells one card from its hand; the buyer pays Richese and

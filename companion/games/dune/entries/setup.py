@@ -26,7 +26,7 @@ class SetupReading(Payload):
     choice: str
 
 
-@action("setup.reading", SetupReading, faction_field=None, host_only=True,
+@action("setup.reading", SetupReading, public=("reading", "choice"), faction_field=None, host_only=True,
         summary=lambda p: f"the table reads {p.reading} as '{p.choice}'")
 def setup_reading(ctx: Ctx, state: dict, p: SetupReading) -> None:
     for f in state["factions_present"]:
@@ -72,7 +72,8 @@ def _setup_turn(ctx: Ctx, state: dict, f: str, kind: str) -> None:
     state["setup"]["pending"] = [x for x in pending if not (x["faction"] == f and x["kind"] == kind)]
 
 
-@action("setup.fremen", SetupFremen, summary=lambda p: "Fremen place their 10 starting forces")
+@action("setup.fremen", SetupFremen,
+        public=("faction", "placements"), summary=lambda p: "Fremen place their 10 starting forces")
 def setup_fremen(ctx: Ctx, state: dict, p: SetupFremen) -> None:
     present(state, "fremen")
     allowed = faction("fremen")["setup_choice"]["territories"]
@@ -96,7 +97,9 @@ class SetupPlace(Payload):
     advisor: bool = False
 
 
-@action("setup.bg", SetupPlace, summary=lambda p: f"Bene Gesserit place their starting force in {p.territory}")
+@action("setup.bg", SetupPlace,
+        public=("faction", "territory", "sector", "advisor"),
+        summary=lambda p: f"Bene Gesserit place their starting force in {p.territory}")
 def setup_bg(ctx: Ctx, state: dict, p: SetupPlace) -> None:
     present(state, "bg")
     if p.faction != "bg":
@@ -106,7 +109,9 @@ def setup_bg(ctx: Ctx, state: dict, p: SetupPlace) -> None:
     place_forces(state, "bg", piece, 0 if p.advisor else 1, 0, 1 if p.advisor else 0, "reserves")
 
 
-@action("setup.moritani", SetupPlace, summary=lambda p: f"Moritani place 6 forces in {p.territory}")
+@action("setup.moritani", SetupPlace,
+        public=("faction", "territory", "sector", "advisor"),
+        summary=lambda p: f"Moritani place 6 forces in {p.territory}")
 def setup_moritani(ctx: Ctx, state: dict, p: SetupPlace) -> None:
     present(state, "moritani")
     if p.faction != "moritani":
@@ -124,7 +129,7 @@ class DotsSet(Payload):
     dots: dict[FactionId, int]
 
 
-@action("dots.set", DotsSet, faction_field=None, host_only=True,
+@action("dots.set", DotsSet, public=("dots",), faction_field=None, host_only=True,
         summary=lambda p: "player dots: " + ", ".join(f"{name(f)} {d}" for f, d in p.dots.items()))
 def dots_set(ctx: Ctx, state: dict, p: DotsSet) -> None:
     for f, dot in p.dots.items():
@@ -143,7 +148,8 @@ class Prediction(Payload):
     turn: int = Field(ge=1, le=20)
 
 
-@action("prediction.set", Prediction, secret=True, summary=lambda p: "Bene Gesserit record their prediction")
+@action("prediction.set", Prediction,
+        public=(), secret=True, summary=lambda p: "Bene Gesserit record their prediction")
 def prediction_set(ctx: Ctx, state: dict, p: Prediction) -> None:
     present(state, "bg")
     present(state, p.target)
@@ -160,13 +166,26 @@ class Traitors(Payload):
     traitors: list[Name] = Field(max_length=4)
 
 
-@action("traitors.set", Traitors, secret=True, summary=lambda p: f"{name(p.faction)} record their traitors")
+@action("traitors.set", Traitors,
+        public=(), secret=True, summary=lambda p: f"{name(p.faction)} record their traitors")
 def traitors_set(ctx: Ctx, state: dict, p: Traitors) -> None:
     present(state, p.faction)
     keep = faction(p.faction).get("traitors_kept", 1)
     ctx.check(len(p.traitors) <= keep, f"{name(p.faction)} keeps {keep} traitor card{'s' if keep > 1 else ''}.",
               "harkonnen-traitors" if p.faction == "harkonnen" else "base-setup")
-    state["private"][p.faction]["traitors"] = [t.strip() for t in p.traitors if t.strip()]
+    state["private"][p.faction]["traitors"] = [leader_named(t) for t in p.traitors if t.strip()]
+
+
+def leader_named(text: str) -> str:
+    """The leader a traitor card shows, as printed (any case); a hard refusal for any other name."""
+    from ..rules.factions import FACTION_IDS
+    wanted = " ".join(text.split()).lower()
+    for fid in FACTION_IDS:
+        for leader in faction(fid)["leaders"] + faction(fid).get("advanced_leaders", []):
+            if leader["name"].lower() == wanted:
+                return leader["name"]
+    raise hard(f"There is no leader called {text.strip()!r}: a traitor card shows a faction's leader, "
+               f"such as Duncan Idaho or Piter de Vries.", "base-setup")
 
 
 class KhSet(Payload):
@@ -175,7 +194,7 @@ class KhSet(Payload):
     losses: int = Field(ge=0, le=40)
 
 
-@action("kh.set", KhSet, secret=True, summary=lambda p: "Atreides update the Kwisatz Haderach counter")
+@action("kh.set", KhSet, public=(), secret=True, summary=lambda p: "Atreides update the Kwisatz Haderach counter")
 def kh_set(ctx: Ctx, state: dict, p: KhSet) -> None:
     present(state, "atreides")
     state["private"]["atreides"]["kh_losses"] = p.losses

@@ -19,7 +19,7 @@ class SpiceSet(Payload):
     amount: int = Field(ge=0, le=999)
 
 
-@action("spice.set", SpiceSet, secret=True, summary=lambda p: f"{name(p.faction)} spice set to {p.amount}")
+@action("spice.set", SpiceSet, public=(), secret=True, summary=lambda p: f"{name(p.faction)} spice set to {p.amount}")
 def spice_set(ctx: Ctx, state: dict, p: SpiceSet) -> None:
     present(state, p.faction)
     state["private"][p.faction]["spice"] = p.amount
@@ -31,7 +31,7 @@ class SpiceAdd(Payload):
     amount: int = Field(ge=-999, le=999)
 
 
-@action("spice.add", SpiceAdd, secret=True,
+@action("spice.add", SpiceAdd, public=(), secret=True,
         summary=lambda p: f"{name(p.faction)} {'gains' if p.amount >= 0 else 'pays'} {abs(p.amount)} spice")
 def spice_add(ctx: Ctx, state: dict, p: SpiceAdd) -> None:
     present(state, p.faction)
@@ -44,7 +44,9 @@ class SpiceFront(Payload):
     amount: int = Field(ge=0, le=999)
 
 
-@action("spice.front", SpiceFront, summary=lambda p: f"{name(p.faction)} has {p.amount} spice in front of the shield")
+@action("spice.front", SpiceFront,
+        public=("faction", "amount"),
+        summary=lambda p: f"{name(p.faction)} has {p.amount} spice in front of the shield")
 def spice_front(ctx: Ctx, state: dict, p: SpiceFront) -> None:
     present(state, p.faction)
     state["factions"][p.faction]["spice_front"] = p.amount
@@ -57,7 +59,7 @@ class BoardSpice(Payload):
     amount: int = Field(ge=0, le=99)
 
 
-@action("board.spice", BoardSpice, faction_field=None,
+@action("board.spice", BoardSpice, public=("territory", "sector", "amount"), faction_field=None,
         summary=lambda p: f"spice in {p.territory} set to {p.amount}")
 def board_spice(ctx: Ctx, state: dict, p: BoardSpice) -> None:
     piece = resolve_piece(ctx, p.territory, p.sector)

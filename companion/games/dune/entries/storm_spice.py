@@ -82,7 +82,8 @@ class StormSet(Payload):
     sector: int = Field(ge=1, le=18)
 
 
-@action("storm.set", StormSet, faction_field=None, summary=lambda p: f"storm set to sector {p.sector}")
+@action("storm.set", StormSet,
+        public=("sector",), faction_field=None, summary=lambda p: f"storm set to sector {p.sector}")
 def storm_set(ctx: Ctx, state: dict, p: StormSet) -> None:
     state["storm"]["sector"] = p.sector
 
@@ -93,7 +94,7 @@ class StormDial(Payload):
     dial: int = Field(ge=0, le=20)
 
 
-@action("storm.dial", StormDial, secret=True, summary=lambda p: f"{name(p.faction)} dials the storm")
+@action("storm.dial", StormDial, public=(), secret=True, summary=lambda p: f"{name(p.faction)} dials the storm")
 def storm_dial(ctx: Ctx, state: dict, p: StormDial) -> None:
     present(state, p.faction)
     ctx.check(state["turn"] == 1 and state["phase"] == "storm",
@@ -116,7 +117,7 @@ class StormReveal(Payload):
     faction: Literal["fremen"] = "fremen"
 
 
-@action("storm.reveal", StormReveal, summary=lambda p: "Fremen reveal the storm card")
+@action("storm.reveal", StormReveal, public=("faction",), summary=lambda p: "Fremen reveal the storm card")
 def storm_reveal(ctx: Ctx, state: dict, p: StormReveal) -> None:
     present(state, "fremen")
     card = state["private"]["fremen"].get("storm_card")
@@ -132,7 +133,8 @@ class StormDraw(Payload):
     card: int = Field(ge=1, le=6)
 
 
-@action("storm.draw", StormDraw, faction_field=None, summary=lambda p: f"storm card drawn: {p.card}")
+@action("storm.draw", StormDraw,
+        public=("card",), faction_field=None, summary=lambda p: f"storm card drawn: {p.card}")
 def storm_draw(ctx: Ctx, state: dict, p: StormDraw) -> None:
     ctx.rules(storm.validate_storm_card, p.card)
     ctx.check("fremen" not in state["factions_present"],
@@ -156,7 +158,7 @@ def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> s
                                protected_territories=tuple(state.get("token_territories", {})))
 
 
-@action("storm.move", StormMove, faction_field=None,
+@action("storm.move", StormMove, public=("sectors", "adjust", "weather_control", "faction"), faction_field=None,
         summary=lambda p: f"storm moves {p.sectors + p.adjust} sectors" + (" (Weather Control)" if p.weather_control
                                                                            else ""))
 def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
@@ -196,7 +198,7 @@ class StormCard(Payload):
     card: int = Field(ge=1, le=6)
 
 
-@action("storm.card", StormCard, secret=True, summary=lambda p: "Fremen draw next turn's storm card")
+@action("storm.card", StormCard, public=(), secret=True, summary=lambda p: "Fremen draw next turn's storm card")
 def storm_card(ctx: Ctx, state: dict, p: StormCard) -> None:
     present(state, "fremen")
     ctx.rules(validate_storm_card, p.card)
@@ -236,7 +238,9 @@ def preview_blow(board: Board, state: dict, card: str, pile: str, worm_territory
         protected_territories=tuple(state.get("token_territories", {})), overridden=overridden)
 
 
-@action("spice.blow", SpiceBlow, faction_field=None, summary=lambda p: f"spice blow {p.pile}: {p.card}")
+@action("spice.blow", SpiceBlow,
+        public=("card", "pile", "worm_territory", "protect_ally"),
+        faction_field=None, summary=lambda p: f"spice blow {p.pile}: {p.card}")
 def spice_blow(ctx: Ctx, state: dict, p: SpiceBlow) -> None:
     ctx.check(state["phase"] == "spice_blow", "Spice cards are turned in the Spice Blow & Nexus phase.",
               "base-spice-blow")
@@ -291,6 +295,7 @@ class SavedSend(Payload):
 
 
 @action("fremen.send_saved", SavedSend,
+        public=("faction", "from", "from_sector", "to", "sector", "forces", "starred"),
         summary=lambda p: f"Fremen send {p.forces + p.starred} saved forces from {p.from_} to {p.to}")
 def fremen_send_saved(ctx: Ctx, state: dict, p: SavedSend) -> None:
     present(state, "fremen")

@@ -33,7 +33,7 @@ class Victory(Payload):
     reason: str = Field(default="", max_length=200)
 
 
-@action("victory.confirm", Victory, faction_field=None, host_only=True,
+@action("victory.confirm", Victory, public=("winners",), faction_field=None, host_only=True,
         summary=lambda p: f"the table confirms the win of {', '.join(name(f) for f in p.winners)}")
 def victory_confirm(ctx: Ctx, state: dict, p: Victory) -> None:
     for f in p.winners:

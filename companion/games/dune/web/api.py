@@ -59,14 +59,14 @@ def settings_from_api(body: dict) -> dict:
 
 
 def renders(state: dict, config: dict) -> None:
-    """Render every seat's table fragment from a state (an import is refused if one fails)."""
-    import threading
-    from types import SimpleNamespace
-
+    """Render every seat's table fragment from a state (an import is refused if one fails), with the
+    context the pages give it (``pages.page_context``: the legal choices, the spice deck...)."""
+    from ....table.service import Table
     from .pages import page_context
-    table = SimpleNamespace(code=state["table"], state=state, config=config, events=[], lock=threading.RLock())
-    for role in ["host", *config["factions"]]:  # as the phone's page renders it (legal shipments too)
-        render_template("dune/view.html", **page_context(table, role))
+    t = Table(state["table"], config)
+    t.state = state
+    for role in ["host", *config["factions"]]:
+        render_template("dune/view.html", **page_context(t, role))
         render_template("dune/proposals.html", code=state["table"], role=role, s=view_for(state, role))
     render_template("dune/board_status.html", code=state["table"], s=view_for(state, "board"))
 
@@ -119,7 +119,8 @@ def action_types():
     out = {}
     for name, at in sorted(registry.items()):
         out[name] = {"schema": at.model.model_json_schema(by_alias=True), "host_only": at.host_only,
-                     "secret": at.secret, "acting_faction_field": at.seat_field}
+                     "secret": at.secret, "acting_faction_field": at.seat_field,
+                     "public_fields": sorted(at.public_fields)}
     return jsonify(out)
 
 
