@@ -260,3 +260,44 @@ def test_a_bought_card_is_named_secretly_and_the_discard_pile_and_deck_are_publi
     assert td["draw"] == 33 - td["in_hands"] - len(td["discard"])
     line = view(phones["fremen"], t)
     assert re.search(r'id="treachery-deck">Treachery deck: <b>\d+</b> to draw', line) and "Gom Jabbar" in line
+
+
+def _winner_line(html: str, bid: str) -> str:
+    box = html[html.index(f'id="outcome-{bid}"'):]
+    return box[box.index('class="winner"'):box.index("</p>", box.index('class="winner"'))]
+
+
+def test_the_outcome_box_after_a_traitor_call_reads_no_none_and_no_tie(client, table):
+    """base-traitors: the caller wins outright; there are no totals to show and no tie."""
+    t, phones = table
+    ok(client, t, type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Beast Rabban", forces="3")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="9")
+    post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    html = post(phones["harkonnen"], t, type="battle.traitor", battle=bid, faction="harkonnen")
+    line = _winner_line(html, bid)
+    assert "Harkonnen" in line and "traitor" in line and "None" not in line
+    assert "a tie goes to the aggressor" not in html.lower()
+
+
+def test_the_outcome_box_says_a_tie_goes_to_the_aggressor_only_after_a_tie(client, table):
+    """qa-battle-tie: "a tie goes to the aggressor" — said when the totals are tied, not otherwise."""
+    t, phones = table
+    bid = open_it(client, t, phones)
+    agg = host_state(client, t)["battles"][0]["aggressor"]
+    # Feyd-Rautha 6 + 2 = 8 against Duncan Idaho 2 + 6 = 8: tied
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Feyd-Rautha", forces="2")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="6")
+    html = post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    assert "a tie goes to the aggressor" in html.lower()
+    assert _winner_line(html, bid).count("8") == 2 and agg in _winner_line(html, bid)
+
+
+def test_no_tie_no_tie_line(client, table):
+    t, phones = table
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Feyd-Rautha", forces="5")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="2")
+    html = post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    assert "tie" not in html[html.index(f'id="outcome-{bid}"'):].lower()

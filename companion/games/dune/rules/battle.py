@@ -320,7 +320,7 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
         callers.append(fid)
 
     out = Outcome(territory, aggressor, traitors=callers)
-    out.say(f"{faction_name(aggressor)} is the aggressor: a tie goes to {faction_name(aggressor)}.", RULE_TIE)
+    out.say(f"{faction_name(aggressor)} is the aggressor.", RULE_BATTLE)
     for f in stopped:
         if f in p and p[f].starred:
             out.say(f"A Karama stops the {dialing.starred_info(f)['name']} bonus in this battle: each counts 1.",
@@ -441,7 +441,8 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
     a, b = sides
     if out.totals[a] == out.totals[b]:
         winner = aggressor
-        out.say(f"Totals are tied at {out.totals[a]}: the aggressor, {faction_name(aggressor)}, wins.", RULE_TIE)
+        out.say(f"Totals are tied at {out.totals[a]}: a tie goes to the aggressor, {faction_name(aggressor)}.",
+                RULE_TIE)
     else:
         winner = a if out.totals[a] > out.totals[b] else b
         out.say(f"{faction_name(winner)} wins, {out.totals[winner]} to {out.totals[other[winner]]}.", RULE_BATTLE)
