@@ -165,6 +165,9 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
         raw["leader"] = leader
         if strength is not None:
             raw["leader_strength"] = strength
+        elsewhere = used_elsewhere(state, leader, b["territory"])
+        ctx.check(not elsewhere, f"{leader} already fought in {elsewhere} this turn: a leader fights in one "
+                  f"territory per turn.", RULE_LEADER_TURN)
     plan = rules.read_plan(p.faction, raw)
     plan.spice = state["private"][p.faction]["spice"]
     if p.faction in stopped_starred(b):
@@ -175,6 +178,10 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
     here = fighters(state, b["territory"]).get(p.faction, {"forces": 0, "starred": 0})
     rules.check_dial(plan, opponent, here)
     _check_cards(ctx, state, p.faction, plan)
+    if not plan.has_fighter:
+        ctx.check(not _can_field(state, p.faction, b["territory"]),
+                  f"{name(p.faction)} must play a leader or a Cheap Hero: a leader of theirs is alive and has "
+                  f"not fought elsewhere this turn.", RULE_LEADER_TURN)
     if p.kh:
         if p.faction != "atreides":
             raise hard("Only the Atreides bring the Kwisatz Haderach.", rules.RULE_KH)
@@ -182,6 +189,12 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
                   "The Kwisatz Haderach is not active yet: Atreides have lost fewer than 7 forces.", rules.RULE_KH)
         ctx.check(plan.has_fighter, "The Kwisatz Haderach cannot fight alone: it joins a leader or a Cheap Hero.",
                   rules.RULE_KH)
+        kh = kh_record(state)
+        ctx.check(kh["status"] == "alive", "The Kwisatz Haderach was killed in an explosion: revive it like a "
+                  "leader first.", rules.RULE_KH)
+        ctx.check(not (kh.get("turn") == state["turn"] and kh.get("territory") not in (None, b["territory"])),
+                  f"The Kwisatz Haderach already fought in {kh.get('territory')} this turn: it adds to leaders in "
+                  f"one territory per turn.", rules.RULE_KH)
     if p.kh:
         _not_stopped(b, "kh")
     _check_powers(ctx, state, b, p.faction, dict(raw, weapon=plan.weapon, defense=plan.defense))
@@ -250,6 +263,8 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
     if not leader:
         raise hard(f"{name(opponent)} fights without a leader disc: there is no traitor to call.",
                    rules.RULE_TRAITORS)
+    if b.get("kh") and opponent == "atreides":
+        raise hard(f"{leader} fights beside the Kwisatz Haderach and cannot turn traitor.", rules.RULE_KH)
     held = [t.lower() for t in state["private"][p.faction].get("traitors", [])]
     ctx.check(not held or leader.lower() in held,
               f"{leader} is not among the traitors {name(p.faction)} recorded.", rules.RULE_TRAITORS)
@@ -327,16 +342,41 @@ def _hand(state: dict, f: str) -> tuple[list[str], int]:
     return hand, max(0, state["factions"][f]["hand_size"] - len(hand))
 
 
-def _can_field(state: dict, f: str) -> bool:
-    """Whether ``f`` can field a leader or a Cheap Hero (a card is played only beside one)."""
+def _can_field(state: dict, f: str, territory: str | None = None) -> bool:
+    """Whether ``f`` can field a leader or a Cheap Hero (a card is played only beside one); with a
+    ``territory`` (the plan's own check), only a named Cheap Hero counts among the cards, and a
+    leader who fought elsewhere this turn does not count."""
     hand, unknown = _hand(state, f)
-    if unknown or {"cheap hero", "cheap heroine"} & {c.lower() for c in hand}:
+    if (unknown and territory is None) or {"cheap hero", "cheap heroine"} & {c.lower() for c in hand}:
         return True
     for owner, data in state["factions"].items():
         for ld in data["leaders"]:
             if (owner == f and ld["status"] == "alive") or (ld["status"] == "captured" and ld.get("captured_by") == f):
-                return True
+                if territory is None or not used_elsewhere(state, ld["name"], territory):
+                    return True
     return False
+
+
+RULE_LEADER_TURN = "base-battle"
+KH_NAME = "Kwisatz Haderach"
+
+
+def used_elsewhere(state: dict, leader: str, territory: str) -> str | None:
+    """The territory where ``leader`` already fought this turn, when it is not ``territory``
+    (a leader marked used by hand, somewhere unsaid, counts as elsewhere)."""
+    for data in state["factions"].values():
+        for ld in data["leaders"]:
+            if ld["name"] == leader and ld.get("used"):
+                where = ld.get("used_in")
+                return None if where == territory else (where or "another territory")
+    return None
+
+
+def kh_record(state: dict) -> dict:
+    """The Kwisatz Haderach's public record: ``{"status": "alive"|"tanks", "turn", "territory"}``
+    (where it fought this turn). Dead only when blown up by a Lasgun/Shield explosion."""
+    return state["factions"]["atreides"].setdefault(
+        "kh", {"name": KH_NAME, "strength": 2, "status": "alive", "turn": None, "territory": None})
 
 
 def _answer_of(state: dict, b: dict) -> dict | None:
@@ -368,5 +408,5 @@ def _check_powers(ctx: Ctx, state: dict, b: dict, f: str, plan: dict) -> None:
             ctx.waive(problem)
 
 
-__all__ = ["battles", "find_battle", "fighters", "outcome_of", "ecaz_help", "stopped_starred", "power_side",
+__all__ = ["battles", "find_battle", "kh_record", "used_elsewhere", "KH_NAME", "fighters", "outcome_of", "ecaz_help", "stopped_starred", "power_side",
            "POWER_OWNER", "POWER_NAME", "POWER_RULE", "OWN_SIDE_ONLY", "AFTER_REVEAL"]

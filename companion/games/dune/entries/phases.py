@@ -45,6 +45,7 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
         for f in state["factions"].values():
             for ld in f["leaders"]:
                 ld["used"] = False
+                ld.pop("used_in", None)
     if phase == "shipment_movement":
         for flags in state["turn_flags"].values():
             flags.update(shipped=False, moved=False)

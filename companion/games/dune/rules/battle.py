@@ -393,9 +393,9 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
     kinds = [p[f].weapon_kind for f in sides] + [p[f].defense_kind for f in sides]
     if "weapon-lasgun" in kinds and "defense-projectile" in kinds:
         out.explosion = True
-        out.say("A Lasgun meets a Shield: the explosion kills every force of both sides in the territory, "
-                "both leaders and the Kwisatz Haderach; every card played is discarded and nobody wins.",
-                RULE_WEAPONS)
+        out.say("A Lasgun meets a Shield: the explosion kills every force in the territory (of every faction, "
+                "Bene Gesserit advisors too) and the spice there, both leaders and the Kwisatz Haderach; every "
+                "card played is discarded and nobody wins.", RULE_WEAPONS)
         for f in sides:
             if p[f].leader:
                 out.leaders_killed.append(p[f].leader)
