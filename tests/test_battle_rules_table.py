@@ -35,7 +35,7 @@ def basin(client, *, advisors: int = 2, spice: int = 6, fremen: int = 0):
 
 
 def open_battle(client, t, territory, aggressor="harkonnen", opponent="atreides") -> str:
-    s = ok(client, t, aggressor, type="battle.open", territory=territory, aggressor=aggressor, opponent=opponent)
+    s = ok(client, t, aggressor, type="battle.open", territory=territory, aggressor=aggressor, opponent=opponent, override=True, reason="the table lets this aggressor attack first")
     return s["battles"][-1]["id"]
 
 
@@ -212,3 +212,66 @@ def test_invariant_a_leader_is_in_one_place_per_turn(client, order, leader):
             if p.get("leader"):
                 where.setdefault(p["leader"], set()).add(b["territory"])
     assert all(len(v) == 1 for v in where.values()), where
+
+
+# -- which battles there are, and in which order --------------------------------------------------
+
+def implied(client, t, who="atreides") -> list[dict]:
+    from table_helpers import get
+    return get(client, t, who, "battles")["implied"]
+
+
+def test_allies_never_battle_the_list_and_the_open_agree(client):
+    """base-alliances: allies never battle each other; the battle list shows no battle between them
+    and battle.open refuses one (overridable)."""
+    t = create_table(client, FACTIONS)
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    ok(client, t, type="forces.place", faction="fremen", territory="Arrakeen", forces=2)
+    ok(client, t, type="alliance.form", factions=["atreides", "fremen"], override=True, reason="a Nexus")
+    set_phase(client, t, "battle")
+    assert [b for b in implied(client, t) if b["territory"] == "Arrakeen"] == []
+    refused(client, t, "atreides", "base-alliances", "allies", type="battle.open", territory="Arrakeen",
+            aggressor="atreides", opponent="fremen")
+    # a third, unallied faction there: one battle, the allies on one side
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+    [b] = [b for b in implied(client, t) if b["territory"] == "Arrakeen"]
+    assert sorted(map(sorted, b["sides"])) == [["atreides", "fremen"], ["harkonnen"]]
+
+
+def test_a_territory_split_by_the_storm_is_no_battle_across_it(client):
+    """base-battle: "Players cannot battle one another in a territory if their forces are separated
+    by the storm"; the list and battle.open agree."""
+    t = create_table(client, FACTIONS)
+    ok(client, t, type="forces.place", faction="atreides", territory="Imperial Basin", sector=8, forces=3)
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Imperial Basin", sector=10, forces=3)
+    ok(client, t, type="storm.set", sector=9)
+    set_phase(client, t, "battle")
+    assert [b for b in implied(client, t) if b["territory"] == "Imperial Basin"] == []
+    refused(client, t, "atreides", "base-battle", "storm separates", type="battle.open", territory="Imperial Basin",
+            aggressor="atreides", opponent="harkonnen")
+    # with the storm elsewhere they battle
+    ok(client, t, type="storm.set", sector=18)
+    assert [b["territory"] for b in implied(client, t)].count("Imperial Basin") == 1
+    ok(client, t, "atreides", type="battle.open", territory="Imperial Basin", aggressor="atreides",
+       opponent="harkonnen")
+
+
+def test_the_first_in_storm_order_is_the_aggressor_and_resolves_all_its_battles_first(client):
+    """base-battle: "The first player in storm order is the aggressor ... all of its battles are
+    resolved before the next player in storm order" (overridable)."""
+    t = basin(client, advisors=0, spice=0)
+    ok(client, t, type="forces.place", faction="fremen", territory="Carthag", forces=2)
+    assert [b["aggressor"] for b in implied(client, t) if b["territory"] == "Arrakeen"] == ["atreides"]
+    refused(client, t, "harkonnen", "base-battle", "first in storm order", type="battle.open",
+            territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    # the Harkonnen's own battle (against the Fremen, later in storm order) waits for the Atreides'
+    refused(client, t, "harkonnen", "base-battle", "atreides resolve all their battles first", type="battle.open",
+            territory="Carthag", aggressor="harkonnen", opponent="fremen")
+    for territory in ("Arrakeen", "Imperial Basin"):
+        bid = open_battle(client, t, territory, aggressor="atreides", opponent="harkonnen")
+        plan(client, t, "atreides", bid, leader="Duncan Idaho" if territory == "Arrakeen" else "Gurney Halleck",
+             forces=5)
+        plan(client, t, "harkonnen", bid, leader="Beast Rabban" if territory == "Arrakeen" else "Feyd-Rautha", forces=0)
+        ok(client, t, "atreides", type="battle.reveal", battle=bid)
+        ok(client, t, type="battle.apply", battle=bid)
+    ok(client, t, "harkonnen", type="battle.open", territory="Carthag", aggressor="harkonnen", opponent="fremen")

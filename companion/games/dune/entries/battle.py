@@ -34,6 +34,7 @@ from .bookkeeping import present
 
 
 RULE = rules.RULE_BATTLE
+RULE_ORDER = "base-battle"  # "the first player in storm order is the aggressor ... resolves all its battles first"
 BattleId = Field(min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")
 
 
@@ -91,11 +92,23 @@ def battle_open(ctx: Ctx, state: dict, p: BattleOpen) -> None:
     here = fighters(state, territory)
     for f in p.sides:
         ctx.check(f in here, f"{name(f)} has no forces that can fight in {territory}.", RULE)
-    ctx.check(state["alliances"].get(p.aggressor) != p.opponent, "Allies do not battle each other.",
-              "base-alliances")
+    from ..battles import battle_problem, faction_order, implied_battles
+    problem = battle_problem(state, ctx.board, territory, p.aggressor, p.opponent)
+    ctx.check(not problem, problem or "", "base-alliances" if problem and "Allies" in problem else RULE)
     for b in battles(state):
         if b["status"] != "applied" and b["territory"] == territory and set(b["sides"]) == set(p.sides):
             raise hard(f"This battle in {territory} is already open.", RULE)
+    order = faction_order(state)
+    rank = {f: i for i, f in enumerate(order)}
+    ctx.check(rank.get(p.aggressor, 99) < rank.get(p.opponent, 99),
+              f"{name(p.opponent)} come first in storm order: they are the aggressor in this battle.", RULE_ORDER)
+    pending = [b for b in battles(state) if b["turn"] == state["turn"] and b["status"] != "applied"
+               and b["aggressor"] != p.aggressor]
+    earlier = sorted({i["aggressor"] for i in implied_battles(state, ctx.board)
+                      if rank.get(i["aggressor"], 99) < rank.get(p.aggressor, 99)}, key=lambda f: rank.get(f, 99))
+    waiting = [b["aggressor"] for b in pending] + earlier
+    ctx.check(not waiting, f"{name(waiting[0]) if waiting else ''} resolve all their battles first: the "
+              f"aggressors fight in storm order.", RULE_ORDER)
     n = sum(1 for b in battles(state) if b["turn"] == state["turn"]) + 1
     state["battles"].append({
         "id": f"{state['turn']}-{n}", "turn": state["turn"], "territory": territory,
