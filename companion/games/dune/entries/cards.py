@@ -55,8 +55,10 @@ def cards_set(ctx: Ctx, state: dict, p: CardsSet) -> None:
     limit = state["factions"][p.faction]["hand_limit"]
     ctx.check(len(p.cards) <= limit, f"{name(p.faction)} may hold at most {limit} treachery cards.",
               "base-hand-limit")
-    state["private"][p.faction]["cards"] = list(p.cards)
-    state["factions"][p.faction]["hand_size"] = len(p.cards)
+    from .bookkeeping import card_name
+    cards = [card_name(state, c) for c in p.cards]  # only real cards (a hard refusal otherwise)
+    state["private"][p.faction]["cards"] = cards
+    state["factions"][p.faction]["hand_size"] = len(cards)
     _clamp_prompts(state, p.faction)
 
 
@@ -75,8 +77,8 @@ def cards_name(ctx: Ctx, state: dict, p: CardsName) -> None:
     c = treachery.card(p.card)
     mine = state["private"][f]
     hand = mine.setdefault("cards", [])
-    ctx.check(state["factions"][f]["hand_size"] > len(hand),
-              f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
+    if state["factions"][f]["hand_size"] <= len(hand):  # never more named cards than the hand holds
+        raise hard(f"Every card in {name(f)}'s hand is already named: correct the hand instead.", treachery.RULE)
     tr = treachery_record(state)
     ctx.check(treachery.copies_left(c.name, tr["discard"], hand, tr["kiss_added"]) > 0,
               f"Every {c.name} of the game is already face up in the discard pile or in {name(f)}'s hand"

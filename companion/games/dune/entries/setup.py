@@ -166,7 +166,14 @@ def traitors_set(ctx: Ctx, state: dict, p: Traitors) -> None:
     keep = faction(p.faction).get("traitors_kept", 1)
     ctx.check(len(p.traitors) <= keep, f"{name(p.faction)} keeps {keep} traitor card{'s' if keep > 1 else ''}.",
               "harkonnen-traitors" if p.faction == "harkonnen" else "base-setup")
-    state["private"][p.faction]["traitors"] = [t.strip() for t in p.traitors if t.strip()]
+    known = {ld["name"].lower(): ld["name"] for data in state["factions"].values() for ld in data["leaders"]}
+    traitors = []
+    for t in (t.strip() for t in p.traitors if t.strip()):
+        if t.lower() not in known:
+            raise hard(f"There is no leader called {t!r} at this table: a traitor card names a leader of a "
+                       f"faction playing.", "base-setup")
+        traitors.append(known[t.lower()])
+    state["private"][p.faction]["traitors"] = traitors
 
 
 class KhSet(Payload):
