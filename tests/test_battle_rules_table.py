@@ -275,3 +275,27 @@ def test_the_first_in_storm_order_is_the_aggressor_and_resolves_all_its_battles_
         ok(client, t, "atreides", type="battle.reveal", battle=bid)
         ok(client, t, type="battle.apply", battle=bid)
     ok(client, t, "harkonnen", type="battle.open", territory="Carthag", aggressor="harkonnen", opponent="fremen")
+
+
+def test_the_harkonnen_call_a_traitor_in_their_allys_battle(client, app):
+    """kiss-rules.txt: among the powers a Karama never touched, "Harkonnen using traitors in allied
+    battles": the Harkonnen reveal a traitor against their ally's opponent; the ally wins outright."""
+    from conftest import join_seat
+    t = create_table(client, FACTIONS)
+    ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    ok(client, t, type="forces.place", faction="atreides", territory="Sietch Tabr", forces=3)
+    ok(client, t, type="alliance.form", factions=["harkonnen", "fremen"], override=True, reason="a Nexus")
+    ok(client, t, "harkonnen", type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
+    set_phase(client, t, "battle")
+    bid = open_battle(client, t, "Sietch Tabr", aggressor="atreides", opponent="fremen")
+    plan(client, t, "atreides", bid, leader="Duncan Idaho", forces=3)
+    plan(client, t, "fremen", bid, leader="Stilgar", forces=1)
+    ok(client, t, "fremen", type="battle.reveal", battle=bid)
+    # not a faction outside the battle and unallied
+    refused(client, t, "bg", "base-traitors", "not in the battle", type="battle.traitor", battle=bid, faction="bg")
+    page = join_seat(app, t.code, "harkonnen").get(f"/t/{t.code}/view").get_data(as_text=True)
+    assert "Call traitor: Duncan Idaho" in page
+    s = ok(client, t, type="battle.traitor", battle=bid, faction="harkonnen")  # the host, for the joined phone
+    assert s["battles"][-1]["traitors"] == ["fremen"]
+    o = ok(client, t, type="battle.apply", battle=bid)["battles"][-1]["outcome"]
+    assert o["winner"] == "fremen" and "Duncan Idaho" in o["leaders_killed"]

@@ -247,11 +247,14 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 it["outcome"] = outcome_of(state, b).to_dict()
             except Exception as exc:  # a plan the table no longer supports (forces moved): say so
                 it["outcome"] = {"error": getattr(exc, "message", str(exc)), "rule": getattr(exc, "rule", None)}
-            if viewer in b["sides"]:
-                opp = it["opponent_of"][viewer]
+            side = viewer if viewer in b["sides"] else (
+                state["alliances"].get("harkonnen") if viewer == "harkonnen" else None)  # in the ally's battle
+            if side in b["sides"]:
+                opp = it["opponent_of"][side]
                 leader = (b["plans"].get(opp) or {}).get("leader")
                 held = [x.lower() for x in state["private"][viewer].get("traitors", [])]
-                it["can_call_traitor"] = bool(leader) and leader.lower() in held and viewer not in b["traitors"]
+                it["can_call_traitor"] = bool(leader) and leader.lower() in held and side not in b["traitors"]
+                it["traitor_against"] = leader
         if b["status"] == "planning" and viewer in b["sides"]:
             f, opp = viewer, it["opponent_of"][viewer]
             priv = state["private"][f]

@@ -265,13 +265,18 @@ class BattleTraitor(Payload):
 @action("battle.traitor", BattleTraitor,
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} call a traitor")
 def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
-    b = side_of(state, p.battle, p.faction, rules.RULE_TRAITORS)
+    b = find_battle(state, p.battle)
+    side = p.faction
+    if p.faction == "harkonnen" and p.faction not in b["sides"] and state["alliances"].get("harkonnen") in b["sides"]:
+        # KISS: "Harkonnen using traitors in allied battles": the call serves the ally's side
+        side = state["alliances"]["harkonnen"]
+    b = side_of(state, p.battle, side, rules.RULE_TRAITORS)
     if b["status"] != "revealed":
         raise hard("A traitor is called once the plans are revealed, before the outcome is applied.",
                    rules.RULE_TRAITORS)
-    if p.faction in b["traitors"]:
-        raise hard(f"{name(p.faction)} already called a traitor in this battle.", rules.RULE_TRAITORS)
-    opponent = next(f for f in b["sides"] if f != p.faction)
+    if side in b["traitors"]:
+        raise hard(f"{name(side)} already called a traitor in this battle.", rules.RULE_TRAITORS)
+    opponent = next(f for f in b["sides"] if f != side)
     leader = b["plans"][opponent].get("leader")
     if not leader:
         raise hard(f"{name(opponent)} fights without a leader disc: there is no traitor to call.",
@@ -281,7 +286,9 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
     held = [t.lower() for t in state["private"][p.faction].get("traitors", [])]
     ctx.check(not held or leader.lower() in held,
               f"{leader} is not among the traitors {name(p.faction)} recorded.", rules.RULE_TRAITORS)
-    b["traitors"].append(p.faction)
+    b["traitors"].append(side)
+    if side != p.faction:
+        b.setdefault("traitor_by", {})[side] = p.faction
     b["confirmed"] = []
     b["outcome"] = None
 
