@@ -299,3 +299,21 @@ def test_the_harkonnen_call_a_traitor_in_their_allys_battle(client, app):
     assert s["battles"][-1]["traitors"] == ["fremen"]
     o = ok(client, t, type="battle.apply", battle=bid)["battles"][-1]["outcome"]
     assert o["winner"] == "fremen" and "Duncan Idaho" in o["leaders_killed"]
+
+
+def test_the_tleilaxus_ally_uses_facedancers(client):
+    """kiss-rules.txt, Tleilaxu alliance: "Your ally may use Facedancers in their battles." (Facedancers:
+    "add half of the strength of leaders that die in that battle (rounding up separately)".)"""
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu"])
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=5)
+    ok(client, t, type="alliance.form", factions=["harkonnen", "tleilaxu"], override=True, reason="a Nexus")
+    ok(client, t, type="cards.set", faction="harkonnen", cards=["Crysknife"])
+    set_phase(client, t, "battle")
+    bid = open_battle(client, t, "Arrakeen", aggressor="atreides", opponent="harkonnen")
+    # Duncan Idaho (2) dies to the Crysknife: half, rounded up, is 1 for the Harkonnen
+    plan(client, t, "atreides", bid, leader="Duncan Idaho", forces=4)
+    plan(client, t, "harkonnen", bid, leader="Beast Rabban", forces=1, weapon="Crysknife")
+    o = ok(client, t, "atreides", type="battle.reveal", battle=bid)
+    o = ok(client, t, type="battle.apply", battle=bid)["battles"][-1]["outcome"]
+    assert o["totals"] == {"atreides": 4, "harkonnen": 1 + 4 + 1}
+    assert any(line["rule"] == "tleilaxu-alliance" for line in o["lines"])

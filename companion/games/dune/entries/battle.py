@@ -323,7 +323,9 @@ def outcome_of(state: dict, b: dict) -> rules.Outcome:
     return rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
                          kh=b["kh"], forces_present={f: present_.get(f, {"forces": 0, "starred": 0})
                                                      for f in b["sides"]},
-                         no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b))
+                         no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b),
+                         facedancers=[f for f in b["sides"]
+                                      if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f])
 
 
 # -- battle powers: what Prescience, the Voice and a Karama recorded, for the plans ------------------

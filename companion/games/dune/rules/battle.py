@@ -229,7 +229,8 @@ STARRED_KARAMA = {"emperor": "karama-emperor", "fremen": "karama-fremen"}
 
 
 def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traitors=(), kh: bool = False,
-            forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None) -> Outcome:
+            forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None,
+            facedancers=None) -> Outcome:
     """What follows from two revealed plans. ``plans`` maps the two faction ids to their plans in
     the JSON shape of ``POST /api/battle/outcome``; ``forces_present`` (optional) maps a faction
     to ``{"forces", "starred"}`` in the territory, used to check the dial and to count the loser's
@@ -239,9 +240,12 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
     are added to the ally's dial for free (within the cap of 20); if the side loses, the Ecaz forces
     there are lost; if it wins, half of them (rounded down) stay and the rest go to the tanks.
     *Reading:* when Ecaz's ally wins by a traitor call, its side loses nothing, Ecaz included.
+    ``facedancers``: the sides that add half of each killed leader (``tleilaxu-facedancers``): the
+    Tleilaxu when they fight (the default) and, by ``tleilaxu-alliance``, the Tleilaxu's ally.
     Raises a hard RuleViolation for an impossible plan."""
     stopped = [dialing.faction_id(f) for f in no_starred_bonus or ()]
-    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz)
+    dancers = ["tleilaxu"] if facedancers is None else [dialing.faction_id(f) for f in facedancers]
+    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers)
     if ecaz:
         _ecaz_losses(out, ecaz)
     return out
@@ -263,7 +267,7 @@ def _ecaz_losses(out: Outcome, ecaz: dict) -> None:
     out.forces_lost["ecaz"] = {"forces": lost, "starred": 0}
 
 
-def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz) -> Outcome:
+def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers=("tleilaxu",)) -> Outcome:
     if not isinstance(plans, dict) or len(plans) != 2:
         raise hard("A battle has exactly two sides: give two battle plans.", RULE_BATTLE)
     sides = [dialing.faction_id(f) for f in plans]
@@ -433,11 +437,15 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
             else:
                 out.say("The Kwisatz Haderach adds nothing: its leader was killed.", RULE_KH)
         out.totals[f] = total
-    if "tleilaxu" in sides:
+    for f in sides:
+        if f not in dancers:
+            continue
         bonus = sum((_strength_of_killed(p, name) + 1) // 2 for name in out.leaders_killed)
         if bonus:
-            out.totals["tleilaxu"] += bonus
-            out.say(f"The Tleilaxu add {bonus}: half of each killed leader's strength, rounded up.", RULE_TLEILAXU)
+            out.totals[f] += bonus
+            who = "The Tleilaxu add" if f == "tleilaxu" else f"{faction_name(f)}, the Tleilaxu's ally, add"
+            out.say(f"{who} {bonus}: half of each killed leader's strength, rounded up.",
+                    RULE_TLEILAXU if f == "tleilaxu" else "tleilaxu-alliance")
     a, b = sides
     if out.totals[a] == out.totals[b]:
         winner = aggressor
