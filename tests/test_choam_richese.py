@@ -495,3 +495,19 @@ def test_allied_nofield_shipment_places_the_allys_forces_at_once(client, t):
     assert spice(h, "atreides") == 10 - 2 and spice(h, "guild") == 5 + 2
     refused(client, t, "richese", "richese-no-field", "twice", type="nofield.ship", faction="richese",
             territory="The Great Flat", token=5)
+
+
+def test_atreides_may_not_ask_a_nofield_battler_for_the_dial(client, t):
+    """choam-richese.txt, No-Field: "In a battle involving the token ... Atreides may not ask to see
+    your number dialed in that battle." The other elements stay open to Prescience."""
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    ok(client, t, type="forces.place", faction="atreides", territory="The Great Flat", forces=4)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "atreides", type="battle.open", territory="The Great Flat", aggressor="atreides",
+           opponent="richese")
+    bid = s["battles"][-1]["id"]
+    refused(client, t, "atreides", "richese-no-field", "may not ask richese for the dial", type="battle.prescience",
+            battle=bid, faction="atreides", element="dial")
+    ok(client, t, "atreides", type="battle.prescience", battle=bid, faction="atreides", element="weapon")

@@ -58,6 +58,14 @@ def battle_prescience(ctx: Ctx, state: dict, p: BattlePrescience) -> None:
         none = bool(mine) and mine["element"] in ("weapon", "defense") and not mine["value"].get(mine["element"])
         raise powers.ask_problem(dict(asked, none=none), p.element)
     target = next(x for x in b["sides"] if x != side)
+    if p.element == "dial" and target == "richese":
+        # choam-richese.txt, No-Field: "In a battle involving the token ... Atreides may not ask to see
+        # your number dialed in that battle."
+        from ..rules.board import split_piece
+        hidden = (state["private"].get("richese") or {}).get("nofield")
+        ctx.check(not (hidden and split_piece(hidden["piece"])[0] == b["territory"]),
+                  "A No-Field token fights in this battle: the Atreides may not ask Richese for the dial.",
+                  "richese-no-field")
     b["prescience"] = {"by": "atreides", "for": side, "target": target, "element": p.element, "answered": False}
 
 
