@@ -317,3 +317,26 @@ def test_the_tleilaxus_ally_uses_facedancers(client):
     o = ok(client, t, type="battle.apply", battle=bid)["battles"][-1]["outcome"]
     assert o["totals"] == {"atreides": 4, "harkonnen": 1 + 4 + 1}
     assert any(line["rule"] == "tleilaxu-alliance" for line in o["lines"])
+
+
+def test_tleilaxu_false_flag_sends_up_to_two_lost_forces_to_reserves(client):
+    """kiss-rules.txt, Tleilaxu False Flag: "After a battle, you may send up to 2 forces you lost in that
+    battle to your reserves instead of Tleilaxu tanks." """
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu"])
+    ok(client, t, type="forces.place", faction="tleilaxu", territory="Arrakeen", forces=3)
+    set_phase(client, t, "battle")
+    bid = open_battle(client, t, "Arrakeen", aggressor="atreides", opponent="tleilaxu")
+    refused(client, t, "tleilaxu", "tleilaxu-false-flag", "apply its outcome first", type="battle.false_flag",
+            battle=bid, forces=2)
+    plan(client, t, "atreides", bid, leader="Duncan Idaho", forces=6)
+    leader = host_state(client, t)["factions"]["tleilaxu"]["leaders"][0]["name"]
+    plan(client, t, "tleilaxu", bid, leader=leader, forces=0)
+    ok(client, t, "atreides", type="battle.reveal", battle=bid)
+    before = ok(client, t, type="battle.apply", battle=bid)
+    assert before["factions"]["tleilaxu"]["tanks"]["forces"] == 3
+    refused(client, t, "tleilaxu", None, None, type="battle.false_flag", battle=bid, forces=3)  # up to 2
+    s = ok(client, t, "tleilaxu", type="battle.false_flag", battle=bid, forces=2)
+    assert s["factions"]["tleilaxu"]["tanks"]["forces"] == 1
+    assert s["factions"]["tleilaxu"]["reserves"]["forces"] == before["factions"]["tleilaxu"]["reserves"]["forces"] + 2
+    refused(client, t, "tleilaxu", "tleilaxu-false-flag", "already used", type="battle.false_flag", battle=bid,
+            forces=1)
