@@ -42,3 +42,20 @@ def test_cards_name_never_names_more_cards_than_the_hand_holds_even_overridden(c
                 faction="atreides", card="Snooper", **kw)
     s = state(client, t.code, t.token("atreides"))
     assert s["factions"]["atreides"]["hand_size"] == 1 and s["factions"]["atreides"]["private"]["cards"] == ["Shield"]
+
+
+def test_a_karama_stops_the_harkonnen_bonus_card_on_bid_buy(client):
+    """kiss-rules.txt, Harkonnen, Vulnerable: "Karama can prevent you from taking a bonus free treachery
+    card, once." The buy is recorded with who played the Karama: one card, not two."""
+    from table_helpers import set_phase
+    t = create_table(client, FACTIONS)
+    ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Karama"])
+    set_phase(client, t, "bidding")
+    before = state(client, t.code, t.host)["factions"]["harkonnen"]["hand_size"]
+    refused(client, t, "host", "karama-harkonnen", "another faction", type="bid.buy", faction="atreides", price=1,
+            bonus_karama="harkonnen")
+    s = ok(client, t, type="bid.buy", faction="harkonnen", price=1, bonus_karama="atreides")
+    assert s["factions"]["harkonnen"]["hand_size"] == before + 1
+    assert s["factions"]["atreides"]["hand_size"] == 0 and "Karama" in s["treachery"]["discard"]
+    s = ok(client, t, type="bid.buy", faction="harkonnen", price=1)
+    assert s["factions"]["harkonnen"]["hand_size"] == before + 3  # the next buy takes its bonus again
