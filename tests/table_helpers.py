@@ -101,3 +101,13 @@ def its_turn(client, t, faction: str) -> dict:
             return s
         ok(client, t, type="turn.done", faction=current)
     raise AssertionError(f"{faction} never got its turn")
+
+
+NEXUS = {"type": "nexus.open", "override": True, "reason": "a Shai-Hulud came (the test skips the spice cards)"}
+
+
+def open_nexus(client, t, turn: int = 1) -> dict:
+    """The Spice Blow phase with a Nexus open (KISS Single Nexus: only after a Shai-Hulud), where
+    alliances are made and broken."""
+    set_phase(client, t, "spice_blow", turn=turn)
+    return ok(client, t, **NEXUS)

@@ -50,7 +50,7 @@ class Table:
         self.act("host", type="cards.set", faction="harkonnen", cards=[SECRET_CARD, "Crysknife", "Snooper (KISS)"])
         self.act("host", type="alliance.form", factions=["atreides", "bg"], override=True, reason="a Nexus")
         self.act("host", type="phase.set", turn=1, phase="battle")
-        s = self.act("host", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+        s = self.act("host", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
         self.bid = s.get_json()["battles"][-1]["id"]
         self.phones = {}
         for f in THIRD:

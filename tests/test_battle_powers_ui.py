@@ -23,7 +23,7 @@ def table(client, app):
     ok(client, t, type="cards.set", faction="atreides", cards=["Shield", "Karama"])
     ok(client, t, type="alliance.form", factions=["atreides", "bg"], override=True, reason="a Nexus")
     set_phase(client, t, "battle")
-    ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     phones = {f: join_seat(app, t.code, f) for f in FACTIONS + ["board"]}
     return t, phones
 
@@ -137,7 +137,7 @@ def test_the_ecaz_bonus_and_the_sardaukar_karama_reach_the_phones(client, app):
     ok(client, t, type="forces.place", faction="ecaz", territory="Arrakeen", forces=3, override=True, reason="t")
     ok(client, t, type="alliance.form", factions=["atreides", "ecaz"], override=True, reason="a Nexus")
     set_phase(client, t, "battle")
-    ok(client, t, "emperor", type="battle.open", territory="Arrakeen", aggressor="emperor", opponent="atreides")
+    ok(client, t, "emperor", type="battle.open", territory="Arrakeen", aggressor="emperor", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     phones = {f: join_seat(app, t.code, f) for f in ("atreides", "emperor")}
     a = view(phones["atreides"], t)
     plan = a[a.index('id="plan-'):]

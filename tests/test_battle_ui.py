@@ -270,3 +270,44 @@ def test_in_the_battle_phase_the_battle_to_fight_is_at_the_top_and_karama_folded
     assert 'data-open-battle="Arrakeen"' in now
     assert now.index('data-open-battle="Arrakeen"') < now.index('id="battle-more"')
     assert '<details class="battle-more" id="battle-more">' in now   # folded, not open
+
+
+def _winner_line(html: str, bid: str) -> str:
+    box = html[html.index(f'id="outcome-{bid}"'):]
+    return box[box.index('class="winner"'):box.index("</p>", box.index('class="winner"'))]
+
+
+def test_the_outcome_box_after_a_traitor_call_reads_no_none_and_no_tie(client, table):
+    """base-traitors: the caller wins outright; there are no totals to show and no tie."""
+    t, phones = table
+    ok(client, t, type="traitors.set", faction="harkonnen", traitors=["Duncan Idaho"])
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Beast Rabban", forces="3")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="9")
+    post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    html = post(phones["harkonnen"], t, type="battle.traitor", battle=bid, faction="harkonnen")
+    line = _winner_line(html, bid)
+    assert "Harkonnen" in line and "traitor" in line and "None" not in line
+    assert "a tie goes to the aggressor" not in html.lower()
+
+
+def test_the_outcome_box_says_a_tie_goes_to_the_aggressor_only_after_a_tie(client, table):
+    """qa-battle-tie: "a tie goes to the aggressor" — said when the totals are tied, not otherwise."""
+    t, phones = table
+    bid = open_it(client, t, phones)
+    agg = host_state(client, t)["battles"][0]["aggressor"]
+    # Feyd-Rautha 6 + 2 = 8 against Duncan Idaho 2 + 6 = 8: tied
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Feyd-Rautha", forces="2")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="6")
+    html = post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    assert "a tie goes to the aggressor" in html.lower()
+    assert _winner_line(html, bid).count("8") == 2 and agg in _winner_line(html, bid)
+
+
+def test_no_tie_no_tie_line(client, table):
+    t, phones = table
+    bid = open_it(client, t, phones)
+    post(phones["harkonnen"], t, type="battle.plan", battle=bid, faction="harkonnen", fighter="Feyd-Rautha", forces="5")
+    post(phones["atreides"], t, type="battle.plan", battle=bid, faction="atreides", fighter="Duncan Idaho", forces="2")
+    html = post(phones["atreides"], t, type="battle.reveal", battle=bid)
+    assert "tie" not in html[html.index(f'id="outcome-{bid}"'):].lower()

@@ -297,7 +297,7 @@ def test_nofield_battle_dial_capped_and_revealed_with_the_plans(client, t):
     set_phase(client, t, "battle")
     assert any(b["territory"] == "The Great Flat" for b in get(client, t, "atreides", "battles")["implied"])
     s = ok(client, t, "atreides", type="battle.open", territory="The Great Flat", aggressor="atreides",
-           opponent="richese")
+           opponent="richese", override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     refused(client, t, "richese", "richese-no-field", "cannot dial 4", type="battle.plan", battle=bid, faction="richese",
             leader="Lady Helena", forces=4)
@@ -384,7 +384,7 @@ def test_a_turn_with_the_addon(client):
     ok(client, t, "richese", type="turn.done", faction="richese")
     s = skip_phase(client, t)
     assert s["phase"] == "battle"
-    s = ok(client, t, "atreides", type="battle.open", territory="Arrakeen", aggressor="atreides", opponent="richese")
+    s = ok(client, t, "atreides", type="battle.open", territory="Arrakeen", aggressor="atreides", opponent="richese", override=True, reason="the table lets this aggressor attack first")
     b = s["battles"][-1]["id"]
     ok(client, t, "richese", type="battle.plan", battle=b, faction="richese", leader="Talis Balt", forces=5)
     ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Lady Jessica", forces=2)
@@ -402,7 +402,7 @@ def test_choam_support_income_in_advanced_play(client, advanced, traitor, income
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
     s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen",
-           opponent="atreides")
+           opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     b = s["battles"][-1]["id"]
     ok(client, t, "harkonnen", type="battle.plan", battle=b, faction="harkonnen", leader="Feyd-Rautha", forces=5)
     ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2)
@@ -495,3 +495,19 @@ def test_allied_nofield_shipment_places_the_allys_forces_at_once(client, t):
     assert spice(h, "atreides") == 10 - 2 and spice(h, "guild") == 5 + 2
     refused(client, t, "richese", "richese-no-field", "twice", type="nofield.ship", faction="richese",
             territory="The Great Flat", token=5)
+
+
+def test_atreides_may_not_ask_a_nofield_battler_for_the_dial(client, t):
+    """choam-richese.txt, No-Field: "In a battle involving the token ... Atreides may not ask to see
+    your number dialed in that battle." The other elements stay open to Prescience."""
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=3)
+    ok(client, t, type="forces.place", faction="atreides", territory="The Great Flat", forces=4)
+    set_phase(client, t, "battle")
+    s = ok(client, t, "atreides", type="battle.open", territory="The Great Flat", aggressor="atreides",
+           opponent="richese")
+    bid = s["battles"][-1]["id"]
+    refused(client, t, "atreides", "richese-no-field", "may not ask richese for the dial", type="battle.prescience",
+            battle=bid, faction="atreides", element="dial")
+    ok(client, t, "atreides", type="battle.prescience", battle=bid, faction="atreides", element="weapon")

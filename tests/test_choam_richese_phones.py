@@ -76,7 +76,7 @@ def test_the_auditor_and_its_results_on_choams_phone_only(app, client, t):
     ok(client, t, type="cards.set", faction="atreides", cards=["Baliset", "Kulon"])
     ok(client, t, type="forces.place", faction="choam", territory="Arrakeen", forces=3)
     set_phase(client, t, "battle")
-    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides")
+    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     b = s["battles"][-1]["id"]
     ok(client, t, "choam", type="battle.plan", battle=b, faction="choam", leader="The Auditor", forces=1)
     ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2)

@@ -261,7 +261,7 @@ def auditor_battle(client, t, *, hand, weapon=None, choam_weapon=None, dial=1):
     ok(client, t, type="spice.set", faction="atreides", amount=10)
     ok(client, t, type="forces.place", faction="choam", territory="Arrakeen", forces=3)
     set_phase(client, t, "battle")
-    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides")
+    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     b = s["battles"][-1]["id"]
     ok(client, t, "choam", type="battle.plan", battle=b, faction="choam", leader="The Auditor", forces=dial,
        weapon=choam_weapon)
@@ -421,7 +421,7 @@ def test_a_skilled_leader_killed_in_battle_returns_its_card(client, skills):
     ok(client, t, type="spice.set", faction="atreides", amount=10)
     ok(client, t, type="forces.place", faction="choam", territory="Arrakeen", forces=3)
     set_phase(client, t, "battle")
-    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides")
+    s = ok(client, t, "choam", type="battle.open", territory="Arrakeen", aggressor="choam", opponent="atreides", override=True, reason="the table lets this aggressor attack first")
     b = s["battles"][-1]["id"]
     ok(client, t, "choam", type="battle.plan", battle=b, faction="choam", leader="Lady Jalma", forces=1)
     ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2,
@@ -554,7 +554,7 @@ def test_a_karama_stops_choams_support_income_from_one_battle(client, app):
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
     b = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen",
-           opponent="atreides")["battles"][-1]["id"]
+           opponent="atreides", override=True, reason="the table lets this aggressor attack first")["battles"][-1]["id"]
     ok(client, t, "harkonnen", type="battle.plan", battle=b, faction="harkonnen", leader="Feyd-Rautha", forces=5)
     ok(client, t, "atreides", type="battle.plan", battle=b, faction="atreides", leader="Duncan Idaho", forces=2)
     ok(client, t, "harkonnen", type="battle.reveal", battle=b)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SIX, act, bearer, create_table, csrf, join_seat, shows_number, state
+from table_helpers import NEXUS
 from test_secrets import Table
 
 
@@ -24,6 +25,8 @@ def spice(s, f):
 
 def phase(client, t, name, turn=1):
     act(client, t.code, t.host, type="phase.set", turn=turn, phase=name)
+    if name == "spice_blow":  # alliances change only in a Nexus (kiss-single-nexus)
+        act(client, t.code, t.host, **NEXUS)
 
 
 def propose(client, t, who, entry, expect=200):

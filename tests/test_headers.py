@@ -144,6 +144,8 @@ def test_phones_work_under_the_csp_in_chromium(tmp_path, browser):
         code, host = body["table"], body["host_token"]
         assert server.request("POST", f"/api/tables/{code}/actions",
                               {"type": "phase.set", "turn": 1, "phase": "spice_blow", "revision": 0}, host)[0] == 200
+        assert server.request("POST", f"/api/tables/{code}/actions",  # alliances change only in a Nexus
+                              {"type": "nexus.open", "override": True, "reason": "a worm", "revision": 1}, host)[0] == 200
         violations: list[str] = []
         pages = {}
         for f in ("atreides", "emperor"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIX, create_table, join_seat
-from table_helpers import board_spice, get, host_state, its_turn, ok, refused, set_phase, skip_phase, spice, stack
+from table_helpers import board_spice, get, host_state, its_turn, ok, refused, set_phase, skip_phase, spice, stack, open_nexus
 
 SIX_SPICE_CARDS = {"hiereg": ["Sihaya Ridge", "Hagga Basin", "Rock Outcroppings"],
                    "smuggler": ["Funeral Plain", "Old Gap", "Wind Pass North"]}
@@ -210,7 +210,7 @@ def test_every_karama_flag_follows_the_karama_options(client, entry_type, factio
     effect, phase, make = KARAMA_ENTRIES[entry_type]
     t = create_table(client, factions)
     if ally:
-        set_phase(client, t, "spice_blow", turn=2)
+        open_nexus(client, t, turn=2)
         ok(client, t, type="alliance.form", factions=list(ally))
     set_phase(client, t, phase, turn=2)
     for f in factions:
@@ -240,7 +240,7 @@ def test_emperor_buying_with_karama_is_refused_and_pays_the_bank_without(client)
     s = ok(client, t, "emperor", type="bid.buy", faction="emperor", price=3)
     assert spice(s, "emperor") == 10 - 3
     # the Emperor's ally may cancel the Emperor's advantage: no payment to anyone
-    set_phase(client, t, "spice_blow", turn=2)
+    open_nexus(client, t, turn=2)
     ok(client, t, type="alliance.form", factions=["emperor", "atreides"])
     set_phase(client, t, "bidding", turn=2)
     before = host_state(client, t)
@@ -281,7 +281,7 @@ def test_guild_shipping_with_karama_is_refused(client):
 )
 def test_emperor_pays_for_ally_revivals_but_not_for_the_fremen(client, ally, forces, emperor_pays, accepted, rule):
     t = create_table(client, SIX)
-    set_phase(client, t, "spice_blow", turn=3)
+    open_nexus(client, t, turn=3)
     ok(client, t, type="alliance.form", factions=["emperor", ally])
     s = host_state(client, t)
     reserves = s["factions"][ally]["reserves"]["forces"]
@@ -314,7 +314,7 @@ def bg_table(client, ally=None):
     ok(client, t, type="spice.set", faction="bg", amount=20)
     ok(client, t, type="storm.set", sector=3)
     if ally:
-        set_phase(client, t, "spice_blow", turn=2)
+        open_nexus(client, t, turn=2)
         ok(client, t, type="alliance.form", factions=["bg", ally])
     return t
 

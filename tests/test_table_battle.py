@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import SIX, bearer, create_table, join_seat
-from table_helpers import get, host_state, ok, refused, set_phase
+from table_helpers import get, host_state, ok, refused, set_phase, open_nexus
 
 ALL = {"atreides", "harkonnen", "fremen", "emperor", "guild", "bg", "ecaz", "moritani", "tleilaxu"}
 
@@ -26,7 +26,7 @@ def test_karama_lists_options_against_the_others_present_never_its_own(client, t
 
 def test_karama_options_with_absent_factions_and_an_ally(client):
     t = create_table(client, ["atreides", "harkonnen", "fremen"])
-    set_phase(client, t, "spice_blow")
+    open_nexus(client, t)
     ok(client, t, type="alliance.form", factions=["atreides", "fremen"])
     k = get(client, t, "atreides", "karama")
     by_target = {}
@@ -95,7 +95,7 @@ def test_battles_in_a_shared_territory_not_across_the_storm(client, table6):
     assert get(client, t, "atreides", "battles")["battles"] == []
     assert get(client, t, "harkonnen", "battles")["battles"] == []
     ok(client, t, type="storm.set", sector=18)
-    set_phase(client, t, "spice_blow")
+    open_nexus(client, t)
     ok(client, t, type="alliance.form", factions=["atreides", "harkonnen"])
     assert get(client, t, "atreides", "battles")["battles"] == []  # allies do not fight
     get(client, t, "atreides", "battles", 403, faction="harkonnen")

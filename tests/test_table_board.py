@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.games.dune.rules.board import load_board, slugify
 from conftest import ALL_NINE, SIX, act, create_table, state
-from table_helpers import (
+from table_helpers import (  # noqa: I001
+    NEXUS,
     TOTAL_FORCES, board_spice, forces_total, history, host_state, ok, refused, set_phase,
     spice, stack,
 )
@@ -244,10 +245,10 @@ CORE_OK = [
      lambda s: s["factions"]["harkonnen"]["hand_size"] == 8),
     ("atreides", [], {"type": "cards.set", "faction": "atreides", "cards": ["Lasgun", "Karama"]},
      lambda s: s["factions"]["atreides"]["hand_size"] == 2),
-    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}],  # a seat proposes (tests/test_consent.py)
+    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}, NEXUS],  # a seat proposes (test_consent.py)
      {"type": "alliance.form", "factions": ["atreides", "bg"]},
      lambda s: s["alliances"] == {"atreides": "bg", "bg": "atreides"}),
-    ("bg", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"},
+    ("bg", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}, NEXUS,
             {"type": "alliance.form", "factions": ["atreides", "bg"]}],
      {"type": "alliance.break", "factions": ["bg", "atreides"]}, lambda s: s["alliances"] == {}),
     ("host", [], {"type": "storm.set", "sector": 5}, lambda s: s["storm"]["sector"] == 5),
@@ -332,9 +333,9 @@ CORE_REFUSED = [
      "base-hand-limit", "at most 4"),
     ("host", [], {"type": "alliance.form", "factions": ["atreides", "bg"]}, "base-nexus",
      "end of the Spice Blow phase"),
-    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}],
+    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}, NEXUS],
      {"type": "alliance.form", "factions": ["atreides", "atreides"]}, "base-alliances", "itself"),
-    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"},
+    ("host", [{"type": "phase.set", "turn": 1, "phase": "spice_blow"}, NEXUS,
               {"type": "alliance.form", "factions": ["atreides", "bg"]}],
      {"type": "alliance.form", "factions": ["atreides", "fremen"]}, "base-alliances",
      "Atreides is already allied with Bene Gesserit"),

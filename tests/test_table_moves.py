@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.games.dune.rules.board import load_board, split_piece
 from conftest import SIX, act, create_table, join_seat, undo
-from table_helpers import finish_setup, get, history, host_state, its_turn, ok, refused, set_phase, spice, stack
+from table_helpers import finish_setup, get, history, host_state, its_turn, ok, refused, set_phase, spice, stack, open_nexus
 
 
 @pytest.fixture()
@@ -91,7 +91,7 @@ def test_tueks_sietch_full_but_advisors_may_enter(client, t):
 
 def test_allies_may_not_end_together_except_in_the_polar_sink(client, table6):
     t = table6
-    set_phase(client, t, "spice_blow")
+    open_nexus(client, t)
     ok(client, t, type="alliance.form", factions=["atreides", "harkonnen"])
     set_phase(client, t, "shipment_movement")
     refused(client, t, "harkonnen", "base-alliance-occupancy",
@@ -119,7 +119,7 @@ def test_allies_may_not_end_together_except_in_the_polar_sink(client, table6):
 def test_shipment_cost_and_payee(client, table6, shipper, ally, to, sector, forces, karama, cost, payee):
     t = table6
     if ally:
-        set_phase(client, t, "spice_blow")
+        open_nexus(client, t)
         ok(client, t, type="alliance.form", factions=[shipper, ally])
     set_phase(client, t, "shipment_movement")
     before = host_state(client, t)
@@ -293,7 +293,7 @@ def test_property_every_reach_destination_is_accepted_by_move(shared_client, mov
     client = shared_client
     t = create_table(client, SIX)
     if ally and ally != mover:
-        set_phase(client, t, "spice_blow")
+        open_nexus(client, t)
         ok(client, t, type="alliance.form", factions=[mover, ally])
     set_phase(client, t, "shipment_movement")
     ok(client, t, type="storm.set", sector=storm)

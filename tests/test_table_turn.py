@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import SIX, create_table, join_seat, state
-from table_helpers import (
+from table_helpers import (  # noqa: I001
+    open_nexus,
     board_spice, finish_setup, forces_total, history, host_state, ok, refused, set_phase, skip_phase, spice, stack,
 )
 
@@ -381,7 +382,7 @@ def test_victory_alone_with_three_strongholds(client, table6):
 
 def test_allies_need_four_strongholds(client, table6):
     t = table6
-    set_phase(client, t, "spice_blow")
+    open_nexus(client, t)
     ok(client, t, type="alliance.form", factions=["atreides", "bg"])
     ok(client, t, type="forces.remove", faction="harkonnen", territory="Carthag", forces=10, to="reserves")
     ok(client, t, type="forces.place", faction="atreides", territory="Carthag", forces=1)

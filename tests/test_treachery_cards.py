@@ -298,6 +298,7 @@ def test_family_atomics_and_weather_control_discard_their_card(client):
     t = create_table(client, FACTIONS)
     ok(client, t, type="forces.place", faction="atreides", territory="Imperial Basin", sector=9, forces=2)
     ok(client, t, type="cards.set", faction="atreides", cards=["Family Atomics"])
+    ok(client, t, type="storm.draw", card=3, override=True, reason="drawn at the table")  # the storm's movement is known, the storm not moved yet
     s = ok(client, t, "atreides", type="atomics.family", faction="atreides")
     assert deck(s)["discard"] == ["Family Atomics"] and s["factions"]["atreides"]["hand_size"] == 0
     s = ok(client, t, type="storm.move", sectors=4, weather_control=True, faction="emperor")
@@ -538,3 +539,18 @@ def test_the_prompt_lasts_for_the_phase_the_card_came_in(client, phones):
     ok(client, t, "host", type="phase.set", turn=1, phase="revival")
     assert prompt(view(p["emperor"], t)) is None  # the card stays unnamed; My secrets can still name it
     assert host_state(client, t)["factions"]["emperor"]["hand_size"] == 2
+
+
+def test_family_atomics_only_once_the_storm_move_is_known_and_before_it_moves(client):
+    """base-family-atomics, the card: "after the Storm movement is calculated, but before the Storm is
+    moved", by a faction with forces on the Shield Wall or next to it (overridable)."""
+    t = create_table(client, FACTIONS)
+    ok(client, t, type="forces.place", faction="atreides", territory="Imperial Basin", sector=9, forces=2)
+    ok(client, t, type="cards.set", faction="atreides", cards=["Family Atomics"])
+    refused(client, t, "atreides", "base-family-atomics", "movement is known", type="atomics.family",
+            faction="atreides")
+    ok(client, t, type="storm.draw", card=2, override=True, reason="drawn at the table")
+    ok(client, t, type="storm.move", sectors=2)
+    refused(client, t, "atreides", "base-family-atomics", "before the storm moves", type="atomics.family",
+            faction="atreides")
+    ok(client, t, "atreides", type="atomics.family", faction="atreides", override=True, reason="played in time")

@@ -69,17 +69,13 @@ def battles_for(state: dict, board: Board, faction: str) -> list[dict]:
     return out
 
 
-def implied_battles(state: dict, board: Board) -> list[dict]:
-    """Every battle the board implies: territories (not the Polar Sink) where two or more sides
-    have forces that can fight (BG advisors do not), not kept apart by the storm. Ecaz and its
-    ally count as one side. Each with its aggressor, the first of them in storm order."""
-    from .rules.phases import storm_order
+def _fighter_groups(state: dict, board: Board):
+    """Each territory (not the Polar Sink) with fighters, split into the runs of sectors the storm
+    does not separate: yields ``(territory, {faction: sectors there})`` per run (BG advisors do not
+    fight; a face-down No-Field fights as one Richese force)."""
     storm = state["storm"]["sector"]
-    dots = {f: d for f, d in state["player_dots"].items() if d}
-    order = storm_order(storm, dots) if dots else list(state["factions_present"])
-    ecaz_ally = state["alliances"].get("ecaz")
     by_territory: dict[str, dict[str, set]] = {}
-    from .state import forces_with_nofield  # a face-down No-Field fights as one Richese force
+    from .state import forces_with_nofield
     for piece, stacks in forces_with_nofield(state).items():
         territory, sector = split_piece(piece)
         if territory == "Polar Sink":
@@ -87,23 +83,71 @@ def implied_battles(state: dict, board: Board) -> list[dict]:
         for f, s in stacks.items():
             if s["forces"] + s["starred"] > 0:
                 by_territory.setdefault(territory, {}).setdefault(f, set()).add(sector)
-    out = []
     for territory, per in sorted(by_territory.items()):
         t = board.territories.get(territory)
         groups = _groups(t.sectors, storm) if t and len(t.sectors) > 1 else [set(s for v in per.values() for s in v)]
         for g in groups:
-            here = [f for f in order if f in per and per[f] & g]
-            sides: list[list[str]] = []
-            for f in here:
-                joined = next((side for side in sides if ecaz_ally and {f, side[0]} <= {"ecaz", ecaz_ally}), None)
-                if joined is not None:
-                    joined.append(f)
-                else:
-                    sides.append([f])
-            if len(sides) >= 2:
-                out.append({"territory": territory, "sides": sides, "factions": here, "aggressor": here[0]})
-                break
+            here = {f: per[f] & g for f in per if per[f] & g}
+            if here:
+                yield territory, here
+
+
+def _sides(factions: list[str], alliances: dict) -> list[list[str]]:
+    """Factions grouped into sides: allies never battle each other, so an alliance is one side."""
+    sides: list[list[str]] = []
+    for f in factions:
+        joined = next((side for side in sides if any(alliances.get(x) == f for x in side)), None)
+        if joined is not None:
+            joined.append(f)
+        else:
+            sides.append([f])
+    return sides
+
+
+def battle_problem(state: dict, board: Board, territory: str, a: str, b: str) -> str | None:
+    """Why ``a`` and ``b`` cannot battle in ``territory`` (None when they can): the one rule the
+    battle list and ``battle.open`` share. Allies never battle; a territory the storm splits is a
+    battle only between forces on the same side of the storm."""
+    if state["alliances"].get(a) == b:
+        return "Allies do not battle each other."
+    together = apart = False
+    for t, here in _fighter_groups(state, board):
+        if t != territory:
+            continue
+        if a in here and b in here:
+            together = True
+        elif a in here or b in here:
+            apart = True
+    if together:
+        return None
+    if apart:
+        return f"The storm separates them in {territory}: no battle across the storm."
+    return f"They do not both have forces that can fight in {territory}."
+
+
+def implied_battles(state: dict, board: Board) -> list[dict]:
+    """Every battle the board implies: territories (not the Polar Sink) where two or more sides
+    have forces that can fight (BG advisors do not), not kept apart by the storm. Allies (Ecaz and
+    its ally among them) count as one side. Each with its aggressor, the first of them in storm order."""
+    order = faction_order(state)
+    out = []
+    seen = set()
+    for territory, here in _fighter_groups(state, board):
+        if territory in seen:
+            continue
+        factions = [f for f in order if f in here] + [f for f in here if f not in order]
+        sides = _sides(factions, state["alliances"])
+        if len(sides) >= 2:
+            seen.add(territory)
+            out.append({"territory": territory, "sides": sides, "factions": factions, "aggressor": factions[0]})
     return out
+
+
+def faction_order(state: dict) -> list[str]:
+    """The factions in storm order (the table's order when no player dot is set)."""
+    from .rules.phases import storm_order
+    dots = {f: d for f, d in state["player_dots"].items() if d}
+    return storm_order(state["storm"]["sector"], dots) if dots else list(state["factions_present"])
 
 
 def dial_for(state: dict, faction: str, opponent: str | None, forces: int, starred: int,
@@ -127,4 +171,4 @@ def karama_for(state: dict, faction: str) -> dict:
         occupies_shrine=occupies_shrine, phase=state["phase"])
 
 
-__all__ = ["implied_battles", "battles_for", "dial_for", "karama_for", "RuleViolation"]
+__all__ = ["implied_battles", "battle_problem", "faction_order", "battles_for", "dial_for", "karama_for", "RuleViolation"]

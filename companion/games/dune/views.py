@@ -221,7 +221,7 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
     battler its own plan builder (its own hand, leaders and dial only: nothing of the other side)."""
     from .rules import dialing
     from .rules import treachery as deck
-    from .entries.battle import ecaz_help, fighters, outcome_of, stopped_starred
+    from .entries.battle import ecaz_help, fighters, outcome_of, stopped_starred, used_elsewhere
 
     items: list[dict] = []
     seen: set[str] = set()
@@ -255,21 +255,26 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 it["outcome"] = outcome_of(state, b).to_dict()
             except Exception as exc:  # a plan the table no longer supports (forces moved): say so
                 it["outcome"] = {"error": getattr(exc, "message", str(exc)), "rule": getattr(exc, "rule", None)}
-            if viewer in b["sides"]:
-                opp = it["opponent_of"][viewer]
+            side = viewer if viewer in b["sides"] else (
+                state["alliances"].get("harkonnen") if viewer == "harkonnen" else None)  # in the ally's battle
+            if side in b["sides"]:
+                opp = it["opponent_of"][side]
                 leader = (b["plans"].get(opp) or {}).get("leader")
                 held = [x.lower() for x in state["private"][viewer].get("traitors", [])]
-                it["can_call_traitor"] = bool(leader) and leader.lower() in held and viewer not in b["traitors"]
+                it["can_call_traitor"] = bool(leader) and leader.lower() in held and side not in b["traitors"]
+                it["traitor_against"] = leader
         if b["status"] == "planning" and viewer in b["sides"]:
             f, opp = viewer, it["opponent_of"][viewer]
             priv = state["private"][f]
             hand = list(priv.get("cards", []))
             unknown = max(0, state["factions"][f]["hand_size"] - len(hand))
             leaders = [{"name": ld["name"], "strength": ld["strength"], "captured": False}
-                       for ld in state["factions"][f]["leaders"] if ld["status"] == "alive"]
+                       for ld in state["factions"][f]["leaders"] if ld["status"] == "alive"
+                       and not used_elsewhere(state, ld["name"], b["territory"])]
             for owner, data in state["factions"].items():
                 for ld in data["leaders"]:
-                    if ld["status"] == "captured" and ld.get("captured_by") == f:
+                    if ld["status"] == "captured" and ld.get("captured_by") == f and not used_elsewhere(
+                            state, ld["name"], b["territory"]):
                         leaders.append({"name": ld["name"], "strength": ld["strength"], "captured": True})
             named = {}
             for c in hand:
@@ -294,7 +299,8 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
                 "bonus": dialing.ecaz_bonus(helped["forces"]) if helped and helped["ally"] == f else 0,
                 "costs": [dialing.troop_cost(f, n) for n in range(21)],  # spice for 0..20 troops
                 "spice": priv["spice"],
-                "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7 and not (b.get("karama") or {}).get("kh"),
+                "kh": f == "atreides" and priv.get("kh_losses", 0) >= 7 and not (b.get("karama") or {}).get("kh")
+                and state["factions"]["atreides"].get("kh", {}).get("status", "alive") == "alive",
                 "sealed": priv.get("battle_plans", {}).get(b["id"]),
             }
         if b["status"] == "planning":

@@ -36,8 +36,7 @@ def alliance_form(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     if "guild" in (a, b):
         ctx.check(not (state["turn"] == state["last_turn"] and PHASES.index(state["phase"]) > 1),
                   "The Spacing Guild cannot ally after the Spice Blow of the last turn.", "guild-special-victory")
-    ctx.check(state["phase"] == "spice_blow",
-              "Alliances are made and broken in a Nexus, at the end of the Spice Blow phase.", "base-nexus")
+    _in_nexus(ctx, state)
     state["alliances"][a] = b
     state["alliances"][b] = a
 
@@ -47,8 +46,54 @@ def alliance_break(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     a, b = p.factions
     if state["alliances"].get(a) != b:
         raise hard(f"{name(a)} and {name(b)} are not allied.", "base-alliances")
+    _in_nexus(ctx, state)
     del state["alliances"][a]
     del state["alliances"][b]
+
+
+def _in_nexus(ctx: Ctx, state: dict) -> None:
+    """KISS Single Nexus: "There is only one Nexus at the end of the phase if Shai-Hulud spawned at
+    any of the two Spice blows." Alliances are made and broken only while it is open (overridable:
+    a faction power that allies outside a Nexus, or a correction)."""
+    if state["phase"] != "spice_blow":
+        ctx.check(False, "Alliances are made and broken in a Nexus, at the end of the Spice Blow phase.",
+                  "base-nexus")
+    elif not state.get("nexus"):
+        ctx.check(False, "No Nexus is open: alliances change only in a Nexus, and only if Shai-Hulud spawned "
+                  "at a Spice Blow this turn (or the Nexus is already closed).", "kiss-single-nexus")
+
+
+GUILD_RULE = "guild-special-victory"
+
+
+def guild_alliance_ends(state: dict) -> str | None:
+    """KISS Guild: "You always break from any alliance that you have at the end of the Spice Blow
+    phase of the last turn." Breaks it (when there is one) and returns the note for the history."""
+    ally = state["alliances"].get("guild")
+    if not ally:
+        return None
+    state["alliances"].pop("guild", None)
+    if state["alliances"].get(ally) == "guild":
+        state["alliances"].pop(ally)
+    return f"the Guild's alliance with {name(ally)} breaks (last turn's Spice Blow is over)"
+
+
+class NexusOpen(Payload):
+    type: Literal["nexus.open"]
+
+
+@action("nexus.open", NexusOpen, faction_field=None, host_only=True,
+        summary=lambda p: "a Nexus is open: alliances may change")
+def nexus_open(ctx: Ctx, state: dict, p: NexusOpen) -> None:
+    """The host records a Nexus the spice cards did not (a correction): refused, overridable,
+    unless a Shai-Hulud came this Spice Blow phase."""
+    if state.get("nexus"):
+        raise hard("A Nexus is already open.", "base-nexus")
+    ctx.check(state["phase"] == "spice_blow", "A Nexus is held at the end of the Spice Blow phase.", "base-nexus")
+    seen = (state.get("spice_deck") or {}).get("this_phase", [])
+    ctx.check(any("hulud" in c.lower() for c in seen),
+              "No Shai-Hulud came this Spice Blow: KISS holds a Nexus only after a worm.", "kiss-single-nexus")
+    state["nexus"] = True
 
 
 class NexusClose(Payload):

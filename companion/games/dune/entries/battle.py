@@ -35,6 +35,7 @@ from .bookkeeping import present
 
 
 RULE = rules.RULE_BATTLE
+RULE_ORDER = "base-battle"  # "the first player in storm order is the aggressor ... resolves all its battles first"
 BattleId = Field(min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")
 
 
@@ -92,11 +93,23 @@ def battle_open(ctx: Ctx, state: dict, p: BattleOpen) -> None:
     here = fighters(state, territory)
     for f in p.sides:
         ctx.check(f in here, f"{name(f)} has no forces that can fight in {territory}.", RULE)
-    ctx.check(state["alliances"].get(p.aggressor) != p.opponent, "Allies do not battle each other.",
-              "base-alliances")
+    from ..battles import battle_problem, faction_order, implied_battles
+    problem = battle_problem(state, ctx.board, territory, p.aggressor, p.opponent)
+    ctx.check(not problem, problem or "", "base-alliances" if problem and "Allies" in problem else RULE)
     for b in battles(state):
         if b["status"] != "applied" and b["territory"] == territory and set(b["sides"]) == set(p.sides):
             raise hard(f"This battle in {territory} is already open.", RULE)
+    order = faction_order(state)
+    rank = {f: i for i, f in enumerate(order)}
+    ctx.check(rank.get(p.aggressor, 99) < rank.get(p.opponent, 99),
+              f"{name(p.opponent)} come first in storm order: they are the aggressor in this battle.", RULE_ORDER)
+    pending = [b for b in battles(state) if b["turn"] == state["turn"] and b["status"] != "applied"
+               and b["aggressor"] != p.aggressor]
+    earlier = sorted({i["aggressor"] for i in implied_battles(state, ctx.board)
+                      if rank.get(i["aggressor"], 99) < rank.get(p.aggressor, 99)}, key=lambda f: rank.get(f, 99))
+    waiting = [b["aggressor"] for b in pending] + earlier
+    ctx.check(not waiting, f"{name(waiting[0]) if waiting else ''} resolve all their battles first: the "
+              f"aggressors fight in storm order.", RULE_ORDER)
     n = sum(1 for b in battles(state) if b["turn"] == state["turn"]) + 1
     state["battles"].append({
         "id": f"{state['turn']}-{n}", "turn": state["turn"], "territory": territory,
@@ -166,6 +179,9 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
         raw["leader"] = leader
         if strength is not None:
             raw["leader_strength"] = strength
+        elsewhere = used_elsewhere(state, leader, b["territory"])
+        ctx.check(not elsewhere, f"{leader} already fought in {elsewhere} this turn: a leader fights in one "
+                  f"territory per turn.", RULE_LEADER_TURN)
     plan = rules.read_plan(p.faction, raw)
     plan.spice = state["private"][p.faction]["spice"]
     if p.faction in stopped_starred(b):
@@ -176,6 +192,10 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
     here = fighters(state, b["territory"]).get(p.faction, {"forces": 0, "starred": 0})
     rules.check_dial(plan, opponent, here)
     _check_cards(ctx, state, p.faction, plan)
+    if not plan.has_fighter:
+        ctx.check(not _can_field(state, p.faction, b["territory"]),
+                  f"{name(p.faction)} must play a leader or a Cheap Hero: a leader of theirs is alive and has "
+                  f"not fought elsewhere this turn.", RULE_LEADER_TURN)
     if p.kh:
         if p.faction != "atreides":
             raise hard("Only the Atreides bring the Kwisatz Haderach.", rules.RULE_KH)
@@ -183,6 +203,12 @@ def battle_plan(ctx: Ctx, state: dict, p: BattlePlan) -> None:
                   "The Kwisatz Haderach is not active yet: Atreides have lost fewer than 7 forces.", rules.RULE_KH)
         ctx.check(plan.has_fighter, "The Kwisatz Haderach cannot fight alone: it joins a leader or a Cheap Hero.",
                   rules.RULE_KH)
+        kh = kh_record(state)
+        ctx.check(kh["status"] == "alive", "The Kwisatz Haderach was killed in an explosion: revive it like a "
+                  "leader first.", rules.RULE_KH)
+        ctx.check(not (kh.get("turn") == state["turn"] and kh.get("territory") not in (None, b["territory"])),
+                  f"The Kwisatz Haderach already fought in {kh.get('territory')} this turn: it adds to leaders in "
+                  f"one territory per turn.", rules.RULE_KH)
     if p.kh:
         _not_stopped(b, "kh")
     _check_powers(ctx, state, b, p.faction, dict(raw, weapon=plan.weapon, defense=plan.defense))
@@ -246,21 +272,30 @@ class BattleTraitor(Payload):
 @action("battle.traitor", BattleTraitor, public=("battle", "faction"),
         summary=lambda p: f"Battle {p.battle}: {name(p.faction)} call a traitor")
 def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
-    b = side_of(state, p.battle, p.faction, rules.RULE_TRAITORS)
+    b = find_battle(state, p.battle)
+    side = p.faction
+    if p.faction == "harkonnen" and p.faction not in b["sides"] and state["alliances"].get("harkonnen") in b["sides"]:
+        # KISS: "Harkonnen using traitors in allied battles": the call serves the ally's side
+        side = state["alliances"]["harkonnen"]
+    b = side_of(state, p.battle, side, rules.RULE_TRAITORS)
     if b["status"] != "revealed":
         raise hard("A traitor is called once the plans are revealed, before the outcome is applied.",
                    rules.RULE_TRAITORS)
-    if p.faction in b["traitors"]:
-        raise hard(f"{name(p.faction)} already called a traitor in this battle.", rules.RULE_TRAITORS)
-    opponent = next(f for f in b["sides"] if f != p.faction)
+    if side in b["traitors"]:
+        raise hard(f"{name(side)} already called a traitor in this battle.", rules.RULE_TRAITORS)
+    opponent = next(f for f in b["sides"] if f != side)
     leader = b["plans"][opponent].get("leader")
     if not leader:
         raise hard(f"{name(opponent)} fights without a leader disc: there is no traitor to call.",
                    rules.RULE_TRAITORS)
+    if b.get("kh") and opponent == "atreides":
+        raise hard(f"{leader} fights beside the Kwisatz Haderach and cannot turn traitor.", rules.RULE_KH)
     held = [t.lower() for t in state["private"][p.faction].get("traitors", [])]
     ctx.check(not held or leader.lower() in held,
               f"{leader} is not among the traitors {name(p.faction)} recorded.", rules.RULE_TRAITORS)
-    b["traitors"].append(p.faction)
+    b["traitors"].append(side)
+    if side != p.faction:
+        b.setdefault("traitor_by", {})[side] = p.faction
     b["confirmed"] = []
     b["outcome"] = None
 
@@ -295,7 +330,9 @@ def outcome_of(state: dict, b: dict) -> rules.Outcome:
     return rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
                          kh=b["kh"], forces_present={f: present_.get(f, {"forces": 0, "starred": 0})
                                                      for f in b["sides"]},
-                         no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b))
+                         no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b),
+                         facedancers=[f for f in b["sides"]
+                                      if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f])
 
 
 # -- battle powers: what Prescience, the Voice and a Karama recorded, for the plans ------------------
@@ -334,16 +371,41 @@ def _hand(state: dict, f: str) -> tuple[list[str], int]:
     return hand, max(0, state["factions"][f]["hand_size"] - len(hand))
 
 
-def _can_field(state: dict, f: str) -> bool:
-    """Whether ``f`` can field a leader or a Cheap Hero (a card is played only beside one)."""
+def _can_field(state: dict, f: str, territory: str | None = None) -> bool:
+    """Whether ``f`` can field a leader or a Cheap Hero (a card is played only beside one); with a
+    ``territory`` (the plan's own check), only a named Cheap Hero counts among the cards, and a
+    leader who fought elsewhere this turn does not count."""
     hand, unknown = _hand(state, f)
-    if unknown or {"cheap hero", "cheap heroine"} & {c.lower() for c in hand}:
+    if (unknown and territory is None) or {"cheap hero", "cheap heroine"} & {c.lower() for c in hand}:
         return True
     for owner, data in state["factions"].items():
         for ld in data["leaders"]:
             if (owner == f and ld["status"] == "alive") or (ld["status"] == "captured" and ld.get("captured_by") == f):
-                return True
+                if territory is None or not used_elsewhere(state, ld["name"], territory):
+                    return True
     return False
+
+
+RULE_LEADER_TURN = "base-battle"
+KH_NAME = "Kwisatz Haderach"
+
+
+def used_elsewhere(state: dict, leader: str, territory: str) -> str | None:
+    """The territory where ``leader`` already fought this turn, when it is not ``territory``
+    (a leader marked used by hand, somewhere unsaid, counts as elsewhere)."""
+    for data in state["factions"].values():
+        for ld in data["leaders"]:
+            if ld["name"] == leader and ld.get("used"):
+                where = ld.get("used_in")
+                return None if where == territory else (where or "another territory")
+    return None
+
+
+def kh_record(state: dict) -> dict:
+    """The Kwisatz Haderach's public record: ``{"status": "alive"|"tanks", "turn", "territory"}``
+    (where it fought this turn). Dead only when blown up by a Lasgun/Shield explosion."""
+    return state["factions"]["atreides"].setdefault(
+        "kh", {"name": KH_NAME, "strength": 2, "status": "alive", "turn": None, "territory": None})
 
 
 def _answer_of(state: dict, b: dict) -> dict | None:
@@ -375,5 +437,5 @@ def _check_powers(ctx: Ctx, state: dict, b: dict, f: str, plan: dict) -> None:
             ctx.waive(problem)
 
 
-__all__ = ["battles", "find_battle", "fighters", "outcome_of", "ecaz_help", "stopped_starred", "power_side",
+__all__ = ["battles", "find_battle", "kh_record", "used_elsewhere", "KH_NAME", "fighters", "outcome_of", "ecaz_help", "stopped_starred", "power_side",
            "POWER_OWNER", "POWER_NAME", "POWER_RULE", "OWN_SIDE_ONLY", "AFTER_REVEAL"]

@@ -11,7 +11,7 @@ from ..rules import battle as rules
 from ..rules.errors import hard
 from ..state import remove_forces
 from . import Ctx, FactionId, Payload, action
-from .battle import RULE, BattleId, _only_sides, find_battle, name, outcome_of
+from .battle import KH_NAME, RULE, BattleId, _only_sides, find_battle, kh_record, name, outcome_of
 from .bookkeeping import add_spice, return_captives
 
 
@@ -42,6 +42,25 @@ def _take_losses(state: dict, f: str, territory: str, forces: int, starred: int)
             forces, starred = forces - take_f, starred - take_s
     if forces or starred:
         raise hard(f"{name(f)} does not have those forces in {territory} any more.", RULE)
+
+
+def _explode(state: dict, territory: str) -> dict:
+    """A Lasgun/Shield explosion: every force of every faction left in the territory (BG advisors
+    too: "still susceptible to storms, worms and explosions") goes to the tanks, and the spice there
+    is lost. Returns what it took beyond the two sides' losses."""
+    from ..rules.board import load_board
+    taken: dict = {}
+    for piece in load_board().territory(territory).pieces():
+        for f, s in list(state["board"]["forces"].get(piece, {}).items()):
+            n = (s.get("forces", 0), s.get("starred", 0), s.get("advisors", 0))
+            if sum(n):
+                remove_forces(state, f, piece, *n, "tanks")
+                t = taken.setdefault(f, {"forces": 0, "starred": 0, "advisors": 0})
+                t["forces"], t["starred"], t["advisors"] = t["forces"] + n[0], t["starred"] + n[1], t["advisors"] + n[2]
+        spice = state["board"]["spice"].pop(piece, 0)
+        if spice:
+            taken["spice"] = taken.get("spice", 0) + spice
+    return taken
 
 
 def _kill_leader(state: dict, leader: str) -> None:
@@ -91,9 +110,15 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
             o["spice_to_winner"] = p.adjust.spice_to_winner
     for f, lost in o["forces_lost"].items():
         _take_losses(state, f, b["territory"], lost.get("forces", 0), lost.get("starred", 0))
+    if o.get("explosion") and not (p.adjust and p.adjust.forces_lost):
+        o["explosion_lost"] = _explode(state, b["territory"])
     for leader in o["leaders_killed"]:
-        if leader != "Kwisatz Haderach":
+        if leader == KH_NAME:
+            kh_record(state)["status"] = "tanks"
+        else:
             _kill_leader(state, leader)
+    if b.get("kh") and "atreides" in state["factions"]:
+        kh_record(state).update(turn=state["turn"], territory=b["territory"])
     for f in b["sides"]:
         leader = b["plans"][f].get("leader")
         if leader and leader not in o["leaders_killed"]:
@@ -101,6 +126,7 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
                 for ld in data["leaders"]:
                     if ld["name"] == leader:
                         ld["used"] = True
+                        ld["used_in"] = b["territory"]
                         if ld["status"] == "captured" and ld.get("captured_by") == f:
                             # a captured leader fights once for its captor, then goes home if it lives
                             ld.update(status="alive", captured_by=None)
@@ -119,5 +145,9 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
     b["outcome"] = o
     b["status"] = "applied"
     notes = return_captives(state)
+    lost = o.get("explosion_lost") or {}
+    if lost:
+        notes = [f"the explosion also takes {', '.join(f'{n} spice' if f == 'spice' else name(f) for f, n in lost.items())}"
+                 ] + notes
     if notes:
         ctx.summary = _apply_summary(p) + "; " + "; ".join(notes)

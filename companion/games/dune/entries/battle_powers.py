@@ -58,6 +58,14 @@ def battle_prescience(ctx: Ctx, state: dict, p: BattlePrescience) -> None:
         none = bool(mine) and mine["element"] in ("weapon", "defense") and not mine["value"].get(mine["element"])
         raise powers.ask_problem(dict(asked, none=none), p.element)
     target = next(x for x in b["sides"] if x != side)
+    if p.element == "dial" and target == "richese":
+        # choam-richese.txt, No-Field: "In a battle involving the token ... Atreides may not ask to see
+        # your number dialed in that battle."
+        from ..rules.board import split_piece
+        hidden = (state["private"].get("richese") or {}).get("nofield")
+        ctx.check(not (hidden and split_piece(hidden["piece"])[0] == b["territory"]),
+                  "A No-Field token fights in this battle: the Atreides may not ask Richese for the dial.",
+                  "richese-no-field")
     b["prescience"] = {"by": "atreides", "for": side, "target": target, "element": p.element, "answered": False}
 
 
@@ -223,3 +231,38 @@ def battle_capture(ctx: Ctx, state: dict, p: BattleCapture) -> None:
         ld.update(status="tanks", captured_by=None)
         add_spice(state, "harkonnen", 2)
     b["captured"] = {"leader": ld["name"], "keep": p.keep}
+
+
+# -- Tleilaxu False Flag ---------------------------------------------------------------------------
+
+class BattleFalseFlag(Payload):
+    type: Literal["battle.false_flag"]
+    battle: str = BattleId
+    faction: Literal["tleilaxu"] = "tleilaxu"
+    forces: int = Field(ge=1, le=2)
+
+
+@action("battle.false_flag", BattleFalseFlag,
+        summary=lambda p: f"Battle {p.battle}: Tleilaxu False Flag, {p.forces} lost force{'s' if p.forces > 1 else ''} "
+                          f"back to reserves")
+def battle_false_flag(ctx: Ctx, state: dict, p: BattleFalseFlag) -> None:
+    """kiss-rules.txt, Tleilaxu: "After a battle, you may send up to 2 forces you lost in that battle
+    to your reserves instead of Tleilaxu tanks." Once per battle, from what the applied outcome took."""
+    rule = "tleilaxu-false-flag"
+    b = find_battle(state, p.battle)
+    if "tleilaxu" not in b["sides"]:
+        raise hard("False Flag saves Tleilaxu forces lost in a battle the Tleilaxu fought.", rule)
+    if b["status"] != "applied":
+        raise hard("False Flag comes after the battle: apply its outcome first.", rule)
+    if b.get("false_flag"):
+        raise hard("The Tleilaxu already used False Flag for this battle.", rule)
+    lost = (b["outcome"] or {}).get("forces_lost", {}).get("tleilaxu", {})
+    n = lost.get("forces", 0) + lost.get("starred", 0)
+    if p.forces > n:
+        raise hard(f"The Tleilaxu lost {n} force{'s' if n != 1 else ''} in this battle.", rule)
+    tanks = state["factions"]["tleilaxu"]["tanks"]
+    if tanks["forces"] < p.forces:
+        raise hard("Those forces are no longer in the tanks.", rule)
+    tanks["forces"] -= p.forces
+    state["factions"]["tleilaxu"]["reserves"]["forces"] += p.forces
+    b["false_flag"] = p.forces

@@ -52,6 +52,7 @@ class Buy(Payload):
     faction: FactionId
     price: int = Field(ge=0, le=99)
     karama: bool = False  # Karama: refuse to pay for the card
+    bonus_karama: FactionId | None = None  # who plays a Karama to stop the Harkonnen bonus card (karama-harkonnen)
 
 
 def _buy_summary(p) -> str:
@@ -83,7 +84,17 @@ def bid_buy(ctx: Ctx, state: dict, p: Buy) -> None:
             add_spice(state, "emperor", p.price)
     hand = state["factions"][f]["hand_size"]
     new = hand + 1
-    if f == "harkonnen" and economy.harkonnen_bonus_card(new, limit):
+    if p.bonus_karama:
+        # kiss-rules.txt, Harkonnen: "Karama can prevent you from taking a bonus free treachery card, once"
+        present(state, p.bonus_karama)
+        if f != "harkonnen" or p.bonus_karama == "harkonnen":
+            raise hard("A Karama stops the Harkonnen bonus card: another faction plays it on a Harkonnen buy.",
+                       "karama-harkonnen")
+        ctx.check(economy.harkonnen_bonus_card(new, limit), "The Harkonnen take no bonus card on this buy.",
+                  "karama-harkonnen")
+        played = play_karama(ctx, state, p.bonus_karama)
+        extra.append(f"{name(p.bonus_karama)} play a Karama: no bonus card" + (f" ({played} discarded)" if played else ""))
+    elif f == "harkonnen" and economy.harkonnen_bonus_card(new, limit):
         new += 1
     extra += draw_cards(ctx, state, f, min(new, max(limit, hand + 1)) - hand)
     ctx.summary = _buy_summary(p) + "".join(f"; {x}" for x in extra)

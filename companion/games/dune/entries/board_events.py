@@ -40,6 +40,10 @@ def family_atomics(ctx: Ctx, state: dict, p: FamilyAtomics) -> None:
         for t in near for piece in ctx.board.territory(t).pieces())
     ctx.check(has_forces, f"{name(f)} needs forces in the Shield Wall or a territory next to it to play "
                           f"Family Atomics.", "base-family-atomics")
+    # the card: "after the Storm movement is calculated, but before the Storm is moved"
+    ctx.check(state["phase"] == "storm" and bool(state.get("storm_pending")) and state.get("storm_moved") != state["turn"],
+              "Family Atomics is played in the Storm phase, once the storm's movement is known and before the storm "
+              "moves.", "base-family-atomics")
     _kill_territory(state, ctx.board, SHIELD_WALL)
     state["shield_wall"] = False
     if discard_card(ctx, state, f, "Family Atomics", "base-family-atomics", strict=False):

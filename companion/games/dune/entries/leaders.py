@@ -50,7 +50,13 @@ def revive_leader(ctx: Ctx, state: dict, p, ld: dict) -> None:
 def _leader_entry(kind: str):
     def handler(ctx: Ctx, state: dict, p: LeaderEntry) -> None:
         present(state, p.faction)
-        ld = find_leader(state, p.faction, p.leader)
+        if p.faction == "atreides" and p.leader.strip().lower() == "kwisatz haderach" and kind in (
+                "leader.revive", "leader.tanks"):
+            # the Kwisatz Haderach dies only in an explosion and is revived like a leader (atreides-kwisatz-haderach)
+            from .battle import kh_record
+            ld = kh_record(state)
+        else:
+            ld = find_leader(state, p.faction, p.leader)
         if kind == "leader.tanks":
             if ld["status"] == "tanks":
                 raise hard(f"{ld['name']} is already in the Tleilaxu Tanks.", "base-tanks")

@@ -12,6 +12,7 @@ from ..rules import economy, phase_steps
 from ..rules.board import Board
 from ..rules.errors import RuleViolation, hard
 from ..rules.phases import next_phase, phase_name
+from ..state import PHASES
 from . import Ctx, Payload, PhaseId, action
 from .bidding import _eligible_buyers, auction, auction_opener
 from .bookkeeping import current_order, name
@@ -29,9 +30,16 @@ class PhaseNext(Payload):
     type: Literal["phase.next"]
 
 
-def start_phase(state: dict, turn: int, phase: str) -> None:
-    """Bookkeeping that happens whenever a phase begins."""
+def start_phase(state: dict, turn: int, phase: str) -> list[str]:
+    """Bookkeeping that happens whenever a phase begins; returns the notes for the history line."""
     previous = state["phase"]
+    notes = []
+    if (previous == "spice_blow" and state["turn"] == state["last_turn"] and
+            (turn, PHASES.index(phase)) > (state["turn"], PHASES.index("spice_blow"))):
+        from .alliances import guild_alliance_ends
+        note = guild_alliance_ends(state)
+        if note:
+            notes.append(note)
     state["turn"], state["phase"] = turn, phase
     if previous == "spice_blow" and phase != "spice_blow":
         if "fremen" in state["factions"]:
@@ -45,15 +53,19 @@ def start_phase(state: dict, turn: int, phase: str) -> None:
         for f in state["factions"].values():
             for ld in f["leaders"]:
                 ld["used"] = False
+                ld.pop("used_in", None)
     if phase == "shipment_movement":
         for flags in state["turn_flags"].values():
             flags.update(shipped=False, moved=False)
+    return notes
 
 
 @action("phase.next", PhaseNext, public=(), faction_field=None, summary=lambda p: "next phase")
 def phase_next(ctx: Ctx, state: dict, p: PhaseNext) -> None:
     """Refused (overridable) while the phase has unfinished blocking steps (``phase_gate``)."""
-    start_phase(state, *phase_gate(ctx, state))
+    notes = start_phase(state, *phase_gate(ctx, state))
+    if notes:
+        ctx.summary = "next phase; " + "; ".join(notes)
 
 
 class PhaseSet(Payload):
@@ -67,7 +79,9 @@ class PhaseSet(Payload):
 def phase_set(ctx: Ctx, state: dict, p: PhaseSet) -> None:
     if p.turn > state["last_turn"]:
         raise hard(f"This game has {state['last_turn']} turns.", "base-turn-sequence")
-    start_phase(state, p.turn, p.phase)
+    notes = start_phase(state, p.turn, p.phase)
+    if notes:
+        ctx.summary = f"phase corrected to turn {p.turn}, {p.phase}; " + "; ".join(notes)
 
 
 # -- what each phase asks, whose turn it is (rules/phase_steps.py) ---------------------------------

@@ -173,19 +173,14 @@ def traitors_set(ctx: Ctx, state: dict, p: Traitors) -> None:
     keep = faction(p.faction).get("traitors_kept", 1)
     ctx.check(len(p.traitors) <= keep, f"{name(p.faction)} keeps {keep} traitor card{'s' if keep > 1 else ''}.",
               "harkonnen-traitors" if p.faction == "harkonnen" else "base-setup")
-    state["private"][p.faction]["traitors"] = [leader_named(t) for t in p.traitors if t.strip()]
-
-
-def leader_named(text: str) -> str:
-    """The leader a traitor card shows, as printed (any case); a hard refusal for any other name."""
-    from ..rules.factions import FACTION_IDS
-    wanted = " ".join(text.split()).lower()
-    for fid in FACTION_IDS:
-        for leader in faction(fid)["leaders"] + faction(fid).get("advanced_leaders", []):
-            if leader["name"].lower() == wanted:
-                return leader["name"]
-    raise hard(f"There is no leader called {text.strip()!r}: a traitor card shows a faction's leader, "
-               f"such as Duncan Idaho or Piter de Vries.", "base-setup")
+    known = {ld["name"].lower(): ld["name"] for data in state["factions"].values() for ld in data["leaders"]}
+    traitors = []
+    for t in (" ".join(t.split()) for t in p.traitors if t.strip()):
+        if t.lower() not in known:
+            raise hard(f"There is no leader called {t!r} at this table: a traitor card names a leader of a "
+                       f"faction playing, such as Duncan Idaho or Piter de Vries.", "base-setup")
+        traitors.append(known[t.lower()])
+    state["private"][p.faction]["traitors"] = traitors
 
 
 class KhSet(Payload):

@@ -229,7 +229,8 @@ STARRED_KARAMA = {"emperor": "karama-emperor", "fremen": "karama-fremen"}
 
 
 def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traitors=(), kh: bool = False,
-            forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None) -> Outcome:
+            forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None,
+            facedancers=None) -> Outcome:
     """What follows from two revealed plans. ``plans`` maps the two faction ids to their plans in
     the JSON shape of ``POST /api/battle/outcome``; ``forces_present`` (optional) maps a faction
     to ``{"forces", "starred"}`` in the territory, used to check the dial and to count the loser's
@@ -239,9 +240,12 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
     are added to the ally's dial for free (within the cap of 20); if the side loses, the Ecaz forces
     there are lost; if it wins, half of them (rounded down) stay and the rest go to the tanks.
     *Reading:* when Ecaz's ally wins by a traitor call, its side loses nothing, Ecaz included.
+    ``facedancers``: the sides that add half of each killed leader (``tleilaxu-facedancers``): the
+    Tleilaxu when they fight (the default) and, by ``tleilaxu-alliance``, the Tleilaxu's ally.
     Raises a hard RuleViolation for an impossible plan."""
     stopped = [dialing.faction_id(f) for f in no_starred_bonus or ()]
-    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz)
+    dancers = ["tleilaxu"] if facedancers is None else [dialing.faction_id(f) for f in facedancers]
+    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers)
     if ecaz:
         _ecaz_losses(out, ecaz)
     return out
@@ -263,7 +267,7 @@ def _ecaz_losses(out: Outcome, ecaz: dict) -> None:
     out.forces_lost["ecaz"] = {"forces": lost, "starred": 0}
 
 
-def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz) -> Outcome:
+def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers=("tleilaxu",)) -> Outcome:
     if not isinstance(plans, dict) or len(plans) != 2:
         raise hard("A battle has exactly two sides: give two battle plans.", RULE_BATTLE)
     sides = [dialing.faction_id(f) for f in plans]
@@ -320,7 +324,7 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
         callers.append(fid)
 
     out = Outcome(territory, aggressor, traitors=callers)
-    out.say(f"{faction_name(aggressor)} is the aggressor: a tie goes to {faction_name(aggressor)}.", RULE_TIE)
+    out.say(f"{faction_name(aggressor)} is the aggressor.", RULE_BATTLE)
     for f in stopped:
         if f in p and p[f].starred:
             out.say(f"A Karama stops the {dialing.starred_info(f)['name']} bonus in this battle: each counts 1.",
@@ -393,9 +397,9 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
     kinds = [p[f].weapon_kind for f in sides] + [p[f].defense_kind for f in sides]
     if "weapon-lasgun" in kinds and "defense-projectile" in kinds:
         out.explosion = True
-        out.say("A Lasgun meets a Shield: the explosion kills every force of both sides in the territory, "
-                "both leaders and the Kwisatz Haderach; every card played is discarded and nobody wins.",
-                RULE_WEAPONS)
+        out.say("A Lasgun meets a Shield: the explosion kills every force in the territory (of every faction, "
+                "Bene Gesserit advisors too) and the spice there, both leaders and the Kwisatz Haderach; every "
+                "card played is discarded and nobody wins.", RULE_WEAPONS)
         for f in sides:
             if p[f].leader:
                 out.leaders_killed.append(p[f].leader)
@@ -433,15 +437,20 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
             else:
                 out.say("The Kwisatz Haderach adds nothing: its leader was killed.", RULE_KH)
         out.totals[f] = total
-    if "tleilaxu" in sides:
+    for f in sides:
+        if f not in dancers:
+            continue
         bonus = sum((_strength_of_killed(p, name) + 1) // 2 for name in out.leaders_killed)
         if bonus:
-            out.totals["tleilaxu"] += bonus
-            out.say(f"The Tleilaxu add {bonus}: half of each killed leader's strength, rounded up.", RULE_TLEILAXU)
+            out.totals[f] += bonus
+            who = "The Tleilaxu add" if f == "tleilaxu" else f"{faction_name(f)}, the Tleilaxu's ally, add"
+            out.say(f"{who} {bonus}: half of each killed leader's strength, rounded up.",
+                    RULE_TLEILAXU if f == "tleilaxu" else "tleilaxu-alliance")
     a, b = sides
     if out.totals[a] == out.totals[b]:
         winner = aggressor
-        out.say(f"Totals are tied at {out.totals[a]}: the aggressor, {faction_name(aggressor)}, wins.", RULE_TIE)
+        out.say(f"Totals are tied at {out.totals[a]}: a tie goes to the aggressor, {faction_name(aggressor)}.",
+                RULE_TIE)
     else:
         winner = a if out.totals[a] > out.totals[b] else b
         out.say(f"{faction_name(winner)} wins, {out.totals[winner]} to {out.totals[other[winner]]}.", RULE_BATTLE)
