@@ -26,39 +26,16 @@ from pydantic import ValidationError
 from .. import games
 from .once import AlreadyAnswered
 from .store import AnswerTaken, StaleWrite, Store
-from .entries import public_part
-from .export_format import EXPORT_FORMAT, shape_problem
+from .export_format import EXPORT_FORMAT  # noqa: F401 - the export format's id (Secret Harkonnen reads it here)
+from .errors import EntryError, Forbidden, Stale  # noqa: F401 - the service's refusals, raised here
+from .reading import Reading
+from .transfer import Transfer
 from . import amend as amending
 from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1: easy to read aloud and type
-
-
-class EntryError(Exception):
-    """A malformed or illegal entry (HTTP 422)."""
-
-    def __init__(self, message: str, rule: str | None = None, *, fields: list | None = None,
-                 overridable: bool = False):
-        super().__init__(message)
-        self.message, self.rule, self.fields, self.overridable = message, rule, fields, overridable
-
-    def to_dict(self) -> dict:
-        d = {"message": self.message, "rule": self.rule, "overridable": self.overridable}
-        if self.fields:
-            d["fields"] = self.fields
-        return d
-
-
-class Forbidden(Exception):
-    pass
-
-
-class Stale(Exception):
-    def __init__(self, current: int):
-        super().__init__(f"The table has moved on to revision {current}: look again and retry.")
-        self.current = current
 
 
 def validation_message(exc: ValidationError) -> tuple[str, list]:
@@ -126,7 +103,7 @@ def rules_fingerprint() -> str:
 _FINGERPRINT: str | None = None
 
 
-class TableService:
+class TableService(Reading, Transfer):
     """Tables in memory, each with its own lock: loading, replaying or writing one table never
     holds a lock another table needs (``_guard`` only guards the dictionaries, for microseconds).
 
@@ -183,6 +160,11 @@ class TableService:
         return None if t is None else t.known_revision
 
     # -- creating and loading ------------------------------------------------------------------
+    @staticmethod
+    def code_ok(code) -> bool:
+        """A table code as the service makes them: 5 characters of ``CODE_ALPHABET``."""
+        return isinstance(code, str) and len(code) == 5 and all(c in CODE_ALPHABET for c in code)
+
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
@@ -568,108 +550,3 @@ class TableService:
             if t.known_revision == since:
                 t.changed.wait(timeout)
             return t.known_revision
-
-    def undo_target(self, code: str, viewer: str) -> dict | None:
-        """The entry an undo would take back now, as ``viewer`` may read it: {seq, seat, summary}."""
-        t = self.table(code)
-        with t.lock:
-            e = next((e for e in reversed(self.all_events(t)) if e["type"] != "undo" and e["seq"] not in t.undone), None)
-        if e is None:
-            return None
-        game = games.of_config(t.config)
-        hidden = e["secret_for"] is not None and not game.may_read(viewer, e["secret_for"], t.state, e["type"])
-        return {"seq": e["seq"], "seat": e["seat"],
-                "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"]}
-
-    def history(self, code: str, viewer: str) -> list[dict]:
-        """Every entry: who, what, when. Another seat's secret entries are not shown (the game
-        says who may read a secret entry), and of another seat's other entries only the payload
-        fields their type declares public (``ActionType.public_fields``); the host reads everything."""
-        t = self.table(code)
-        with t.lock:
-            events = list(self.all_events(t))
-            undone = dict(t.undone)
-            state = t.state
-        game = games.of_config(t.config)
-        marks = amending.Marks(events, undone)
-        out = []
-        for e in events:
-            readable = e["secret_for"] is not None and game.may_read(viewer, e["secret_for"], state, e["type"])
-            hidden = e["secret_for"] is not None and not readable
-            if hidden:
-                payload = None
-            elif viewer == "host" or viewer == e["seat"] or readable:
-                payload = e["payload"]
-            else:  # another seat's entry, or the board: only the fields its type declares public
-                payload = public_part(game.registry.get(e["type"]), e["type"], e["payload"])
-            line = {
-                "seq": e["seq"], "seat": e["seat"], "type": e["type"], "ts": e["ts"],
-                "summary": f"{game.seat_name(e['secret_for'])}: private entry" if hidden else e["summary"],
-                "payload": payload,
-                "undone_by": undone.get(e["seq"]),
-                "override": bool(e["payload"].get("override")) if not hidden else False,
-            }
-            out.append(marks.mark(line, hidden))
-        return out
-
-    def export(self, code: str) -> dict:
-        t = self.table(code)
-        why = games.of_config(t.config).export_refused(t.state)
-        if why:
-            raise Forbidden(why)
-        self.store.backup_soon("export")  # a timestamped copy of the whole store (SQLite), rate-limited
-        game = games.of_config(t.config)
-        seal = getattr(game, "export_event", None)
-        with t.lock:
-            events = list(self.all_events(t))
-            if seal is not None:
-                events = [seal(e, t.state) for e in events]
-            return {"format": EXPORT_FORMAT, "table": t.code, "config": t.config, "events": events}
-
-    def story(self, code: str) -> dict:
-        """The whole game told, secrets included: only once the game is over (else Forbidden)."""
-        t = self.table(code)
-        game = games.of_config(t.config)
-        if not game.story_open(t.state):
-            raise Forbidden("The story is told when the game is over: until then every secret stays with its seat.")
-        with t.lock:
-            events = list(self.all_events(t))
-            undone = dict(t.undone)
-        return game.story(t.code, t.config, events, undone)
-
-    def import_table(self, data: dict, check=None) -> dict:
-        """Restore an export as a new table. The whole file is checked against the export schema,
-        then every entry is replayed strictly and every seat's view is built, before anything is
-        stored: a refused file changes nothing, and an imported table can always show its pages."""
-        from .views import view_for
-        problem = shape_problem(data)  # the whole file's shape, before any field of it is read
-        if problem:
-            raise EntryError(problem)
-        config_game = data["config"].get("game")
-        try:
-            game = games.get(config_game if isinstance(config_game, str) else None)
-            config, events, code = game.parse_import(data)
-        except games.ConfigError as exc:
-            raise EntryError(exc.message, exc.rule) from None
-        try:
-            state, _ = self.fold("CHECK", config, events, strict=True)
-            problems = game.invariants(state)
-            if problems:
-                raise EntryError(f"its bookkeeping does not add up ({problems[0]})")
-            for viewer in ["host", "board", *game.seats(config)]:
-                view_for(state, viewer)
-            if check is not None:  # e.g. the web layer renders every seat's page from it
-                check(state, config)
-        except EntryError as exc:
-            raise EntryError(f"The export does not replay: {exc.message}") from None
-        except Exception as exc:  # noqa: BLE001 - a malformed file, whatever is wrong with it
-            log.warning("import refused: %r", exc)
-            raise EntryError(f"The export does not replay: {type(exc).__name__}: {exc}"[:300]) from None
-        seats = {"host": self.new_token()}
-        seats.update({s: self.new_token() for s in game.seats(config)})
-        with self._import_lock:  # two imports of one file at once must not both take its code
-            if not code or self.store.table_exists(code) or any(c not in CODE_ALPHABET for c in code) or len(code) != 5:
-                code = self.new_code()
-            self.store.import_table(code, config, seats, events)
-        return {"code": code, "host_token": seats.pop("host"), "seats": seats}
-
