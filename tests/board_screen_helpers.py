@@ -73,6 +73,6 @@ def put_in(t: Table, phase: str) -> None:
     if phase == "battle":
         t.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=4, override=True, reason="bench")
         t.act(t.seat("harkonnen"), type="battle.open", territory="Arrakeen", aggressor="harkonnen",
-              opponent="atreides")
+              opponent="atreides", override=True, reason="the table lets this aggressor attack first")
 
 

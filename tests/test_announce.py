@@ -63,7 +63,7 @@ def test_a_revealed_battle_says_the_totals_and_the_winner(client):
     act(client, t.code, t.host, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     act(client, t.code, t.host, type="phase.set", turn=1, phase="battle")
     s = act(client, t.code, t.seats["harkonnen"], type="battle.open", territory="Arrakeen", aggressor="harkonnen",
-            opponent="atreides").get_json()
+            opponent="atreides", override=True, reason="the table lets this aggressor attack first").get_json()
     bid = s["state"]["battles"][-1]["id"] if "state" in s else state(client, t.code, t.host)["battles"][-1]["id"]
     act(client, t.code, t.seats["harkonnen"], type="battle.plan", battle=bid, faction="harkonnen",
         leader="Feyd-Rautha", forces=3)

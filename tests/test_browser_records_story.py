@@ -93,7 +93,8 @@ def test_the_story_on_the_tv_after_a_game(server, browser):
             entry(server, code, host, type="forces.place", faction=f, territory=terr, forces=n)
     entry(server, code, host, type="phase.set", turn=3, phase="battle")
     entry(server, code, host, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=4)
-    s = entry(server, code, host, type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    s = entry(server, code, host, type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides",
+           override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     entry(server, code, host, type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
     entry(server, code, host, type="cards.set", faction="atreides", cards=["Shield"])

@@ -104,7 +104,8 @@ def test_a_battle_reveal_shows_the_cards_played_and_the_winner_keeps_them(client
     ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
-    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides",
+           override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     ok(client, t, "harkonnen", type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
     ok(client, t, "atreides", type="cards.set", faction="atreides", cards=["Shield"])
@@ -214,7 +215,8 @@ def test_the_atreides_own_prescience_answer_shows_a_card(client):
     ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
-    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides",
+           override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     ok(client, t, "host", type="cards.set", faction="harkonnen", cards=["Lasgun", "Baliset"])
     ok(client, t, "atreides", type="battle.prescience", battle=bid, faction="atreides", element="weapon")
@@ -230,7 +232,8 @@ def test_the_house_rule_records_the_reveals_of_a_seats_own_battles_only(client):
     ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
-    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides",
+           override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     ok(client, t, "host", type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
     ok(client, t, "host", type="cards.set", faction="atreides", cards=["Shield"])
@@ -274,7 +277,8 @@ def test_both_sides_discarding_after_a_battle_keeps_what_else_was_known(client):
     ok(client, t, "atreides", type="cards.name", faction="atreides", card="Shield")
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
     set_phase(client, t, "battle")
-    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides")
+    s = ok(client, t, "harkonnen", type="battle.open", territory="Arrakeen", aggressor="harkonnen", opponent="atreides",
+           override=True, reason="the table lets this aggressor attack first")
     bid = s["battles"][-1]["id"]
     ok(client, t, "harkonnen", type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=5,
        weapon="crysknife")
