@@ -75,6 +75,8 @@ class Game:
         """A player's tap (the control in the middle of the screen first, as a thumb would have it)."""
         self.settle()
         page = locator.page
+        # a person's next tap comes after the double-tap guard of the last answer (static/idempotency.js)
+        page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
         locator.evaluate("e => e.scrollIntoView({block: 'center'})")
         n = page.evaluate("window.__xhrs.size")
         locator.tap()
