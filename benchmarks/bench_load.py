@@ -68,7 +68,7 @@ try:
 except ImportError:  # pragma: no cover - a note for whoever runs it
     raise SystemExit("bench_load.py needs aiohttp: pip install aiohttp (it is in the [test] extra)")
 
-from phones import PagePhone  # noqa: E402
+from phones import PagePhone, read_changes  # noqa: E402
 
 
 def free_port() -> int:
@@ -184,17 +184,7 @@ class Phone:
                         self.run.error(f"{self.code}/{self.faction}: events HTTP {r.status}")
                         self.connected.set()
                         return
-                    event = None
-                    async for raw in r.content:
-                        line = raw.decode().rstrip("\r\n")
-                        if line.startswith("retry:"):
-                            self.connected.set()
-                        elif line.startswith("event:"):
-                            event = line[6:].strip()
-                        elif line.startswith("data:") and event == "changed":
-                            self.changed(int(line[5:].strip()))
-                        elif line == "":
-                            event = None
+                    await read_changes(r, self)
                     if not self.run.stop.is_set():
                         self.run.error(f"{self.code}/{self.faction}: the stream ended")
             except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:

@@ -43,6 +43,22 @@ REV = re.compile(rb'class="muted rev"[^>]*>rev (\d+)<')
 CSRF = re.compile(rb'"X-CSRF-Token":\s*"([^"]+)"|X-CSRF-Token&#34;:\s*&#34;([^&]+)&#34;')
 
 
+async def read_changes(response, phone) -> None:
+    """Read a live stream as the page's SSE extension does: ``retry:`` means connected, each
+    ``changed`` event's revision goes to ``phone.changed``."""
+    event = None
+    async for raw in response.content:
+        line = raw.decode().rstrip("\r\n")
+        if line.startswith("retry:"):
+            phone.connected.set()
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:") and event == "changed":
+            phone.changed(int(line[5:].strip()))
+        elif line == "":
+            event = None
+
+
 def decode(body: bytes, encoding: str | None) -> bytes:
     encoding = (encoding or "").lower()
     if encoding == "br" and brotli is not None:
@@ -122,17 +138,7 @@ class PagePhone:
                     if r.status != 200:
                         self.run.error(f"{self.code}/{self.faction}: events HTTP {r.status}")
                         return
-                    event = None
-                    async for raw in r.content:
-                        line = raw.decode().rstrip("\r\n")
-                        if line.startswith("retry:"):
-                            self.connected.set()
-                        elif line.startswith("event:"):
-                            event = line[6:].strip()
-                        elif line.startswith("data:") and event == "changed":
-                            self.changed(int(line[5:].strip()))
-                        elif line == "":
-                            event = None
+                    await read_changes(r, self)
                     if not self.run.stop.is_set():
                         self.run.error(f"{self.code}/{self.faction}: the stream ended")
             except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
