@@ -40,6 +40,29 @@
     if (ask && !window.confirm(ask)) { e.preventDefault(); e.stopImmediatePropagation(); }
   }, true);
 
+  // A fold whose content loads when opened ("Enter by hand") is rendered open and whole by the
+  // server when the phone says it is open: a refresh, or the answer to an entry, keeps it as it was.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var target = e.detail.target;
+    if (!target || target.id !== "view") { return; }
+    var open = Array.prototype.map.call(document.querySelectorAll("#view details[open][id]"),
+      function (d) { return d.id; });
+    if (open.length) { e.detail.headers["X-Open-Folds"] = open.join(","); }
+  });
+
+  // ...and a closed one loads its content the first time it is opened (toggle does not bubble:
+  // caught on the way down). No trigger filter: the page's CSP allows no string evaluation.
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d || d.tagName !== "DETAILS" || !d.open || !d.hasAttribute("data-lazy") || !window.htmx) { return; }
+    var body = d.querySelector("[hx-trigger='lazy-open']");
+    if (body && !body.hasAttribute("data-loaded")) { htmx.trigger(body, "lazy-open"); }
+  }, true);
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var t = e.detail.target;
+    if (t && t.getAttribute && t.getAttribute("hx-trigger") === "lazy-open") { t.setAttribute("data-loaded", ""); }
+  });
+
   // Keep open sections open across refreshes.
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "view") {
