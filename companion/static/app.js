@@ -365,3 +365,27 @@
     kept = {};
   });
 })();
+
+/* The live status line (issue 24): screen readers hear one short line when the phase card changes
+ * (#now's data-status, else its first heading), not the whole card re-read on every refresh. */
+(function () {
+  "use strict";
+  function line() {
+    var now = document.getElementById("now");
+    if (!now) return "";
+    if (now.dataset.status) return now.dataset.status;
+    var h = now.querySelector("h2, h3");
+    return h ? h.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  var last = null;
+  function update() {
+    var out = document.getElementById("now-status");
+    if (!out) return;
+    var text = line();
+    if (last === null) { last = text; return; }   // the page as loaded: nothing to announce
+    if (text && text !== last) { out.textContent = text; }
+    last = text;
+  }
+  document.addEventListener("DOMContentLoaded", update);
+  document.addEventListener("htmx:afterSettle", update);
+})();

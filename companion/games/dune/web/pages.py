@@ -172,7 +172,10 @@ def board_context(t) -> dict:
         from ....web.markdown import render_markdown
         entry = current_app.extensions["search"].get().get(s["banner"]["rule"])
         rule_text = Markup(render_markdown(entry.text)) if entry else None
-    return {"code": t.code, "s": s, "recent": list(reversed(lines[-BOARD_ENTRIES:])), "rule_text": rule_text}
+    from .board_svg import map_abbreviations
+    from ..announce import announcements
+    return {"code": t.code, "s": s, "recent": list(reversed(lines[-BOARD_ENTRIES:])), "rule_text": rule_text,
+            "map_abbrevs": map_abbreviations(), "announcements": announcements(s)}
 
 
 def board_seat(t):
