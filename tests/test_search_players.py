@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "rules_corpus"
 EVAL_SETS = [ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "search_eval_players.json"]
 PLAYERS = ROOT / "benchmarks" / "search_eval_players.json"
+HELDOUT = ROOT / "benchmarks" / "search_eval_heldout.json"  # written before any tuning, never adjusted
 SEEDS = Path("/work/shared/seeds")
 
 
@@ -171,12 +172,13 @@ def _words(t: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", t.lower())
 
 
-def test_players_questions_are_not_written_from_their_answers():
-    """No question of the players' set shares 4 consecutive words with the title, aliases or
-    text of an entry it accepts."""
+@pytest.mark.parametrize("path", [PLAYERS, HELDOUT], ids=["players", "heldout"])
+def test_players_questions_are_not_written_from_their_answers(path):
+    """No question of the players' or the held-out set shares 4 consecutive words with the
+    title, aliases or text of an entry it accepts."""
     by_id = {e.id: e for e in load_corpus(CORPUS)}
     copied = []
-    for item in json.loads(PLAYERS.read_text(encoding="utf-8")):
+    for item in json.loads(path.read_text(encoding="utf-8")):
         qw = _words(item["q"])
         grams = {tuple(qw[i:i + 4]) for i in range(len(qw) - 3)}
         for i in item["accept"]:
@@ -188,11 +190,12 @@ def test_players_questions_are_not_written_from_their_answers():
     assert copied == []
 
 
-def test_players_set_covers_every_ruleset():
-    items = json.loads(PLAYERS.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path, at_least", [(PLAYERS, 15), (HELDOUT, 10)], ids=["players", "heldout"])
+def test_players_set_covers_every_ruleset(path, at_least):
+    items = json.loads(path.read_text(encoding="utf-8"))
     by_id = {e.id: e for e in load_corpus(CORPUS)}
     counts = Counter(item["ruleset"] for item in items)
-    assert set(counts) == set(VOCABULARY.rulesets) and min(counts.values()) >= 15, counts
+    assert set(counts) == set(VOCABULARY.rulesets) and min(counts.values()) >= at_least, counts
     for item in items:
         assert set(item) <= {"q", "accept", "ruleset", "two_rules"}, item
         assert item["accept"] and all(i in by_id for i in item["accept"]), item
