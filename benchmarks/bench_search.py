@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sqlite3
 import statistics
@@ -240,7 +241,12 @@ def report(path: Path, questions, rulesets, engines, repeat: int, quiet: bool, t
     present = [r for r in RULESETS if r in rulesets]
     print(f"\n=== {path.name}: {len(questions)} questions "
           f"({', '.join(f'{r} {rulesets.count(r)}' for r in present)})")
+    before = os.getloadavg()
     results = [run(e, questions, repeat, rulesets) for e in engines]
+    after = os.getloadavg()
+    print(f"load average (1/5/15 min, {os.cpu_count()} cores) before {before[0]:.2f} {before[1]:.2f} "
+          f"{before[2]:.2f}, after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}: wall-clock times "
+          f"include waiting for a core when the load is above the core count; CPU times do not")
     print(f"{'engine':<17}{'top-1':>8}{'top-3':>8}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
           f"{'cpu p50':>9}{'cpu p95':>9}")
     for r in results:
