@@ -39,14 +39,33 @@ CORRECTION_WEIGHT = 0.9
 
 @dataclass
 class Concept:
+    """One query word or phrase. ``alts``: every stem that stands for it (highlighting, how
+    telling it is); ``groups``: its readings, each a tuple of stems scored together (the
+    phrase as typed, each expansion, each correction). A reading of several words scores the
+    mean of its words' scores, so an entry must hold all of "family atomics" to count fully,
+    not merely "family"."""
     raw: str  # the words of the query this concept stands for
     alts: dict[str, float] = field(default_factory=dict)  # stem -> weight
     prefix: str | None = None
     corrected: str | None = None  # replacement text for "did you mean"
+    groups: dict[tuple[str, ...], float] = field(default_factory=dict)  # reading -> weight
 
     def add(self, stem: str, weight: float) -> None:
         if stem and weight > self.alts.get(stem, 0.0):
             self.alts[stem] = weight
+        if stem and weight > self.groups.get((stem,), 0.0):
+            self.groups[(stem,)] = weight
+
+    def add_reading(self, reading, weight: float) -> None:
+        """A reading of several stems, scored together; its stems also join ``alts``."""
+        reading = tuple(dict.fromkeys(x for x in reading if x))
+        if not reading:
+            return
+        for x in reading:
+            if weight > self.alts.get(x, 0.0):
+                self.alts[x] = weight
+        if weight > self.groups.get(reading, 0.0):
+            self.groups[reading] = weight
 
 
 @dataclass
@@ -114,11 +133,9 @@ class Lexicon:
                 n, expansions = match
                 raw = " ".join(toks[i:i + n])
                 c = Concept(raw)
-                for s in stems(raw):
-                    c.add(s, 1.0)
+                c.add_reading(stems(raw), 1.0)
                 for exp in expansions:
-                    for s in self._expansion_stems(raw, exp):
-                        c.add(s, SYNONYM_WEIGHT)
+                    c.add_reading(self._expansion_stems(raw, exp), SYNONYM_WEIGHT)
                 if c.alts:
                     concepts.append(c)
                 suggestion_parts.append(raw)
@@ -142,8 +159,7 @@ class Lexicon:
                 for fx in fixes:
                     if (fx,) in self.syn_keys:
                         for exp in self.syn_keys[(fx,)]:
-                            for es in stems(exp):
-                                c.add(es, SYNONYM_WEIGHT * CORRECTION_WEIGHT)
+                            c.add_reading(stems(exp), SYNONYM_WEIGHT * CORRECTION_WEIGHT)
                     fs = stem1(fx)
                     if fs:
                         c.add(fs, CORRECTION_WEIGHT)

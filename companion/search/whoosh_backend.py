@@ -40,6 +40,7 @@ K1 = 1.2
 TEXT_FIELDS = tuple(FIELD_BOOSTS)
 
 PREFIX_WEIGHT = 0.7
+PHRASE_EXPONENT = 0.5  # a concept of n query words (a phrase) weighs n ** PHRASE_EXPONENT
 COORD_SCALE = 0.5  # share of the score that depends on how many query concepts an entry matches
 DISMAX_TIEBREAK = 0.1  # a concept's other matching alternatives add this share of their score
 NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's title or an alias
@@ -103,6 +104,7 @@ class WhooshBackend:
         self._lock = threading.RLock()
         self._scores: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
         self._prefixes: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._readings: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
         self._searcher = self.ix.searcher(weighting=make_weighting())
         reader = self._searcher.reader()
         n = reader.doc_count_all()
@@ -174,6 +176,23 @@ class WhooshBackend:
                 self._scores[key] = got
         return got
 
+    def reading_scores(self, reading: tuple[str, ...], fields: tuple[str, ...] = TEXT_FIELDS) -> dict[int, float]:
+        """docnum -> score of a reading: one stem's :meth:`word_scores`, or for several stems
+        the mean of theirs (an entry holding only some of the words gets that share)."""
+        if len(reading) == 1:
+            return self.word_scores(reading[0], fields)
+        key = (" ".join(reading), fields)
+        got = self._readings.get(key)
+        if got is None:
+            got = {}
+            for x in reading:
+                for d, v in self.word_scores(x, fields).items():
+                    got[d] = got.get(d, 0.0) + v / len(reading)
+            if len(self._readings) > 20000:
+                self._readings.clear()
+            self._readings[key] = got
+        return got
+
     def rarity(self, stem: str) -> float:
         """1.0 for a word found in few of the game's entries (at most RARE_SHARE of them, and
         always for a word of one entry), 0.0 from COMMON_SHARE, linear in between: how much a
@@ -214,23 +233,25 @@ class WhooshBackend:
         matched: Counter = Counter()
         n = 0
         for c in analysis.concepts:
-            alts: list[tuple[str, float, tuple[str, ...]]] = [
-                (stem, weight, TEXT_FIELDS) for stem, weight in c.alts.items()]
+            readings: list[tuple[tuple[str, ...], float, tuple[str, ...]]] = [
+                (reading, weight, TEXT_FIELDS) for reading, weight in c.groups.items()]
             if c.prefix:
                 seen = set(c.alts)
                 for f in ("title", "aliases"):
                     for t in self.expand_prefix(f, c.prefix):
                         if t not in seen:
                             seen.add(t)
-                            alts.append((t, PREFIX_WEIGHT, ("title", "aliases")))
-            if not alts:
+                            readings.append(((t,), PREFIX_WEIGHT, ("title", "aliases")))
+            if not readings:
                 continue
             n += 1
             best: dict[int, float] = {}
             sums: dict[int, float] = {}
-            for stem, weight, fields in alts:
-                for d, v in self.word_scores(stem, fields).items():
-                    v *= weight
+            # a phrase stands for several of the query's words: it weighs more than one word
+            span = max(1, len(c.groups and next(iter(c.groups)) or ())) ** PHRASE_EXPONENT
+            for reading, weight, fields in readings:
+                for d, v in self.reading_scores(reading, fields).items():
+                    v *= weight * span
                     sums[d] = sums.get(d, 0.0) + v
                     if v > best.get(d, 0.0):
                         best[d] = v
@@ -277,8 +298,8 @@ class WhooshBackend:
         out = set()
         for k, c in enumerate(analysis.concepts):
             here = best = 0.0
-            for stem, weight in c.alts.items():
-                scores = self.word_scores(stem)
+            for reading, weight in c.groups.items():
+                scores = self.reading_scores(reading)
                 if scores:
                     best = max(best, weight * max(scores.values()))
                     here = max(here, weight * scores.get(d, 0.0))
