@@ -128,6 +128,11 @@ class WhooshBackend:
         vocab.update(synonym_words(synonyms))
         self.lexicon = Lexicon(known, vocab, synonyms)
         self._rarity: dict[str, float] = {}
+        # per tag group that weighs entries whose tags the question does not name: its index,
+        # its factor and each tag's stems (its id's and its words')
+        self._tag_stems = [
+            (k, g.unnamed_factor, {t: frozenset(stems(VOCABULARY.tag_words.get(t, t)) + stems(t)) for t in g.values})
+            for k, g in enumerate(TAG_GROUPS) if g.unnamed_factor != 1.0]
         # title and aliases as stem sets, found by any of their stems
         self._names: dict[str, list[tuple[int, frozenset]]] = {}
         for d, entry_id in enumerate(self._ids):
@@ -248,7 +253,7 @@ class WhooshBackend:
             best: dict[int, float] = {}
             sums: dict[int, float] = {}
             # a phrase stands for several of the query's words: it weighs more than one word
-            span = max(1, len(c.groups and next(iter(c.groups)) or ())) ** PHRASE_EXPONENT
+            span = max(1, len(stems(c.raw))) ** PHRASE_EXPONENT
             for reading, weight, fields in readings:
                 for d, v in self.reading_scores(reading, fields).items():
                     v *= weight * span
@@ -261,6 +266,15 @@ class WhooshBackend:
         if n > 1 and COORD_SCALE:
             for d in totals:
                 totals[d] *= (1 - COORD_SCALE) + COORD_SCALE * matched[d] / n
+        if self._tag_stems and n:
+            # an entry about tags (e.g. one faction's) the question does not name: less likely
+            qst = analysis.highlight_stems()
+            for k, factor, tag_stems in self._tag_stems:
+                named = {t for t, st in tag_stems.items() if st & qst}
+                for d in totals:
+                    tg = self._tags[d][k]
+                    if tg and not (tg & named):
+                        totals[d] *= factor
         if NAME_BONUS and n:
             # the query names the entry: all words of its title or of one alias are in the query
             qstems = analysis.highlight_stems()
