@@ -35,6 +35,25 @@ def ordinary(word: str) -> bool:
 # SYNONYM_WEIGHT; a spelling correction at CORRECTION_WEIGHT (both: the product).
 SYNONYM_WEIGHT = 0.6
 CORRECTION_WEIGHT = 0.9
+# An ordinary English word this ruleset does not know is also searched as the word it is built
+# from ("slowest" -> slow, "usable" -> use, "fairness" -> fair), at RELATIVE_WEIGHT.
+RELATIVE_WEIGHT = 0.8
+_SUFFIXES = ("ably", "ibly", "able", "ible", "ness", "est", "ful", "less", "ly", "er")
+
+
+def relatives(word: str) -> list[str]:
+    """The words ``word`` may be built from by an English suffix (comparative, -able, -ness,
+    -ly...): the stem left, with a dropped "e" restored and a doubled consonant undone."""
+    out = []
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 2:
+            base = word[: -len(suf)]
+            out += [base, base + "e"]
+            if len(base) > 3 and base[-1] == base[-2]:
+                out.append(base[:-1])
+            if base.endswith("i"):
+                out.append(base[:-1] + "y")
+    return out
 
 
 @dataclass
@@ -154,8 +173,14 @@ class Lexicon:
             if s in self.stems:
                 c.add(s, 1.0)
             else:
-                # an ordinary English word is not a misspelling, only unknown to this ruleset
+                # an ordinary English word is not a misspelling, only unknown to this ruleset:
+                # it may be a form of a word the ruleset knows
                 fixes = [] if w.isdigit() or ordinary(w) else self.speller.correct(w)
+                if not fixes and ordinary(w):
+                    for base in relatives(w):
+                        bs = stem1(base)
+                        if bs and bs in self.stems:
+                            c.add(bs, RELATIVE_WEIGHT)
                 for fx in fixes:
                     if (fx,) in self.syn_keys:
                         for exp in self.syn_keys[(fx,)]:
