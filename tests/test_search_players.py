@@ -12,7 +12,7 @@ import pytest
 
 from companion.search import RuleSearch, load_corpus, plain_text
 from companion.search.analysis import stems
-from companion.search.query import Lexicon, ordinary
+from companion.search.query import Lexicon, ordinary, relatives
 from companion.search.vocabulary import VOCABULARY, VocabularyError, game_synonyms, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,6 +72,48 @@ def test_phrases_are_one_concept():
     concepts = lex.analyse("can we run away", typing=False).concepts
     assert [c.raw for c in concepts] == ["run away"]
     assert "retreat" in concepts[0].alts
+
+
+def test_a_phrase_and_its_expansions_are_read_whole():
+    lex = lexicon("family atomics shield wall", {"nuke the wall": ("family atomics",)})
+    c = lex.analyse("nuke the wall", typing=False).concepts[0]
+    assert ("nuke", "wall") in c.groups and ("famili", "atom") in c.groups
+    assert ("wall",) not in c.groups  # "wall" alone is not a reading of the phrase
+
+
+def test_a_phrase_question_is_not_won_by_one_of_its_words(shelf):
+    # "nuke the wall" is about the family atomics, not about the Shield Wall's own entry
+    got = [h.id for h in shelf.search("who is allowed to nuke the wall", limit=3, ruleset="kiss")]
+    assert got[0] in ("qa-family-atomics-who", "base-family-atomics"), got
+
+
+@pytest.mark.parametrize("word, base", [("slowest", "slow"), ("usable", "use"), ("fairness", "fair")])
+def test_relatives_of_an_ordinary_word(word, base):
+    assert base in relatives(word)
+
+
+def test_an_unknown_ordinary_word_is_searched_as_its_base_word():
+    c = lexicon("slow storm").analyse("slowest", typing=False).concepts[0]
+    assert c.corrected is None and stems("slow")[0] in c.alts
+    c = lexicon("storm").analyse("slowest", typing=False).concepts[0]  # no base known: as typed
+    assert list(c.alts) == [stems("slowest")[0]]
+
+
+def test_a_question_naming_no_faction_prefers_the_general_rule(shelf):
+    q = "the other guy's leader is my traitor, now what"
+    assert shelf.search(q, limit=1, ruleset="kiss")[0].id == "base-traitors"
+    # naming the faction brings its own entry first
+    assert shelf.search("harkonnen traitor cards", limit=1, ruleset="kiss")[0].id == "harkonnen-traitors"
+
+
+def test_the_unnamed_factor_is_a_share(tmp_path):
+    (tmp_path / "vocabulary").mkdir()
+    (tmp_path / "rulesets.json").write_text(json.dumps(
+        {"rulesets": [{"id": "x", "name": "X", "game": "x"}],
+         "tag_groups": [{"key": "sides", "filter": "side", "unnamed_factor": 2}]}))
+    with pytest.raises(VocabularyError):
+        load(tmp_path)
+    assert VOCABULARY.tag_groups[0].unnamed_factor < 1.0  # the corpus data sets one
 
 
 # ---------------------------------------------------------------------------------------------
