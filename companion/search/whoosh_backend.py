@@ -7,8 +7,10 @@ how it ranks. Whoosh is imported only here and by the modules this one assembles
   (stem, spelling corrections, slang/synonyms from the corpus data, prefix being typed);
 * :mod:`.snippets` — highlighted snippets;
 * here — ranking: Whoosh's BM25F score of each word per field, times field boosts (title and
-  aliases above body); per concept the best alternative; summed; coordination factor; a bonus
-  when the query names an entry's whole title or an alias.
+  aliases above body); per concept the best reading (a reading of several words — a phrase, an
+  expansion — scores the mean of its words), a phrase weighing more than one word; summed;
+  coordination factor; a tag group's ``unnamed_factor`` for an entry tagged only with tags the
+  question does not name; a bonus when the query names an entry's whole title or an alias.
 
 The game's words (synonyms, tag ids and their spelled-out words, stop words) are data:
 ``rules_corpus/vocabulary/`` read by :mod:`.vocabulary`.
