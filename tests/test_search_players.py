@@ -77,8 +77,9 @@ def test_phrases_are_one_concept():
 def test_a_phrase_and_its_expansions_are_read_whole():
     lex = lexicon("family atomics shield wall", {"nuke the wall": ("family atomics",)})
     c = lex.analyse("nuke the wall", typing=False).concepts[0]
-    assert ("nuke", "wall") in c.groups and ("famili", "atom") in c.groups
-    assert ("wall",) not in c.groups  # "wall" alone is not a reading of the phrase
+    readings = {frozenset(g) for g in c.groups}
+    assert {"nuke", "wall"} in readings and {"famili", "atom"} in readings
+    assert {"wall"} not in readings  # "wall" alone is not a reading of the phrase
 
 
 def test_a_phrase_question_is_not_won_by_one_of_its_words(shelf):

@@ -125,7 +125,7 @@ class Lexicon:
         ruleset already knows (then names, the expansion's words that are not ordinary English,
         are left out: the key has a better reading of its own)."""
         key_words = [w for w in words(key) if w not in STOPLIST]
-        expanded = set(stems(expansion))
+        expanded = list(dict.fromkeys(stems(expansion)))  # in order: readings are stable
         # the expansion only qualifies the key with a name ("tanks" -> "<name> tanks"), and the
         # key is an ordinary word this ruleset knows: the key alone is the better reading
         qualifies = key_words and all(stem1(w) in expanded for w in key_words)
