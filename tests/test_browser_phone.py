@@ -120,7 +120,7 @@ def test_a_whole_turn_by_taps_on_the_phase_card_and_the_map(server, browser):
     for page in g.phones.values():  # every key pressed anywhere on a phone is counted: there must be none
         page.evaluate("document.addEventListener('keydown', e => (window.__keys = (window.__keys || 0) + 1))")
 
-    # -- setup: the Fremen split 10 forces by taps; the Bene Gesserit pick a place from the list ----------
+    # -- setup: the Fremen split 10 forces by taps; the Bene Gesserit tap their place ---------------------
     expect(F.locator("#now .setup")).to_contain_text("Place 10 forces")
     split = F.locator("#now form.fremen-split")
     g.tap(split.locator("fieldset[data-territory='False Wall South'] button.n", has_text="3"), request=False)
@@ -131,8 +131,8 @@ def test_a_whole_turn_by_taps_on_the_phase_card_and_the_map(server, browser):
     expect(F.locator("#my-panel .stack[data-territory='False Wall West']")).to_contain_text("2")
     expect(F.locator("#my-panel .stack[data-territory='Sietch Tabr']")).to_contain_text("5")
     g.settle()
-    BG.locator("#now .setup select").select_option("Polar Sink")
-    g.tap(BG.locator("#now .setup button[type=submit]"))
+    expect(BG.locator("#now .setup select")).to_have_count(0)        # the places are buttons, one tap
+    g.tap(BG.locator("#now .setup button.place[data-piece='Polar Sink']"))
     for page in g.phones.values():
         expect(page.locator("#now .setup")).to_have_count(0)
 

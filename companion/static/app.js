@@ -250,7 +250,8 @@
     var stack = document.querySelector('#now .stack-pick[data-piece="' + esc + '"]');
     if (stack) { stack.click(); return; }
     // else a place to ship to (with the forces on the stepper)
-    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]');
+    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]') ||
+             document.querySelector('#now .setup button.place[data-piece="' + esc + '"]');
     if (target) { target.click(); }
   });
 })();
