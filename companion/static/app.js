@@ -23,12 +23,27 @@
 
   // Another phone's change must not wipe a form this player is filling in: the refresh waits
   // until the player leaves the field (their own submit refreshes the view anyway).
+  // Whose turn it is still follows live meanwhile: only that line is fetched and replaced.
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (e.detail.elt && e.detail.elt.id === "view" && editing()) {
       e.preventDefault();
       pending = true;
+      whoseTurnOnly(e.detail.elt);
     }
   });
+  function whoseTurnOnly(view) {
+    var line = document.getElementById("whose-turn"), url = view.getAttribute("hx-get");
+    if (!line || !url || !window.fetch) { return; }
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (html) {
+      if (!html) { return; }
+      var box = document.createElement("div");
+      box.innerHTML = html;
+      var fresh = box.querySelector("#whose-turn"), old = document.getElementById("whose-turn");
+      if (fresh && old && old.outerHTML !== fresh.outerHTML) { old.replaceWith(fresh); }
+    }).catch(function () {});
+  }
   document.addEventListener("focusout", function () {
     setTimeout(function () { if (pending && !editing()) { pending = false; resync(); } }, 250);
   });
@@ -281,7 +296,8 @@
     var stack = document.querySelector('#now .stack-pick[data-piece="' + esc + '"]');
     if (stack) { stack.click(); return; }
     // else a place to ship to (with the forces on the stepper)
-    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]');
+    target = document.querySelector('#ship-places button.place[data-piece="' + esc + '"]') ||
+             document.querySelector('#now .setup button.place[data-piece="' + esc + '"]');
     if (target) { target.click(); }
   });
 })();

@@ -61,12 +61,32 @@
   // in flight: the form that sent it is disabled until the answer is in, and a live refresh of
   // the view waits for that answer (which refreshes the view itself): the form stays in place, so
   // a lost answer is still said beside it, with its Retry
-  var inFlight = 0, heldRefresh = false;
+  // (a held refresh is fetched after the answer only if the table moved past what the answer
+  // showed: a second swap of the view just after the answer would take the next tap with it)
+  var inFlight = 0, heldRefresh = -1, HELD_UNKNOWN = Infinity;
+  function shownRevision() {
+    var el = document.querySelector("#view [data-shown-revision]");
+    return el ? parseInt(el.getAttribute("data-shown-revision"), 10) : -1;
+  }
+  function announcedRevision(d) {  // the revision a stream "changed" carries, else unknown
+    var t = (d.requestConfig && d.requestConfig.triggeringEvent) || d.triggeringEvent;
+    var n = t && t.type === "sse:changed" && t.detail ? parseInt(t.detail.data, 10) : NaN;
+    return isNaN(n) ? HELD_UNKNOWN : n;
+  }
+  function fingerDown() { return touching || (downAt >= 0 && clock() - downAt < 350 && !clickedSinceDown); }
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail || {};
-    if (inFlight > 0 && d.elt && d.elt.id === "view" && !writing(d.requestConfig || d)) {
+    if (!(d.elt && d.elt.id === "view" && !writing(d.requestConfig || d))) { return; }
+    if (inFlight > 0) {
       e.preventDefault();
-      heldRefresh = true;
+      heldRefresh = Math.max(heldRefresh, announcedRevision(d));
+    } else if (fingerDown()) {
+      // a finger is on the screen: the live refresh waits for the tap to land (replacing the
+      // control under a finger between touchstart and click loses the tap)
+      e.preventDefault();
+      if (!fingerTimer) {
+        fingerTimer = setTimeout(function () { fingerTimer = null; htmx.trigger(document.body, "resync"); }, 400);
+      }
     }
   });
   function holder(elt) { return (elt && elt.closest && elt.closest("form")) || elt; }
@@ -94,9 +114,10 @@
         box.removeAttribute("aria-busy");
         held.forEach(function (b) { b.disabled = false; });
       }
-      if (inFlight === 0 && heldRefresh) {
-        heldRefresh = false;
-        setTimeout(function () { htmx.trigger(document.body, "resync"); }, 0);
+      if (inFlight === 0 && heldRefresh >= 0) {
+        var wanted = heldRefresh;
+        heldRefresh = -1;
+        setTimeout(function () { if (wanted > shownRevision()) { htmx.trigger(document.body, "resync"); } }, 0);
       }
     });
   });
@@ -126,7 +147,7 @@
   // Times are the events' own stamps (when the finger came down, not when a busy phone got round
   // to the tap): a second tap made while the first was in flight and delivered after the answer
   // came is ignored too.
-  var swapTarget = null, downAt = -1;
+  var swapTarget = null, downAt = -1, touching = false, clickedSinceDown = true, fingerTimer = null;
   function clock() { return window.performance && performance.now ? performance.now() : Date.now(); }
   document.addEventListener("htmx:afterSwap", function (e) {
     var d = e.detail || {};
@@ -136,11 +157,15 @@
       window.__tapGuardUntil = Date.now() + GUARD_MS;  // (browser tests that tap faster than a person wait for it)
     }
   });
-  function down(e) { downAt = e.timeStamp || clock(); }
-  document.addEventListener("touchstart", down, { capture: true, passive: true });
+  function down(e) { downAt = e.timeStamp || clock(); clickedSinceDown = false; }
+  document.addEventListener("touchstart", function (e) { touching = true; down(e); }, { capture: true, passive: true });
+  ["touchend", "touchcancel"].forEach(function (n) {
+    document.addEventListener(n, function () { touching = false; }, { capture: true, passive: true });
+  });
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("mousedown", down, true);
   document.addEventListener("click", function (e) {
+    clickedSinceDown = true;
     var c = e.target && e.target.closest ? e.target.closest(CONTROL) : null;
     if (!c) { return; }
     var at = e.timeStamp || clock();

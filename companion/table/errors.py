@@ -7,14 +7,18 @@ class EntryError(Exception):
     """A malformed or illegal entry (HTTP 422)."""
 
     def __init__(self, message: str, rule: str | None = None, *, fields: list | None = None,
-                 overridable: bool = False):
+                 overridable: bool = False, waives: list | None = None):
         super().__init__(message)
         self.message, self.rule, self.fields, self.overridable = message, rule, fields, overridable
+        # every rule an override of this entry would waive ({message, rule}), this one first
+        self.waives = waives
 
     def to_dict(self) -> dict:
         d = {"message": self.message, "rule": self.rule, "overridable": self.overridable}
         if self.fields:
             d["fields"] = self.fields
+        if self.overridable and self.waives:
+            d["waives"] = self.waives
         return d
 
 

@@ -433,7 +433,13 @@ class TableService(Reading, Transfer):
             try:
                 at.handler(ctx, work, payload)
             except game.refusal as exc:
-                raise EntryError(exc.message, exc.rule, overridable=exc.overridable) from None
+                if not exc.overridable:
+                    raise EntryError(exc.message, exc.rule) from None
+                waives, hard = self._would_waive(game, at, role, t.state, payload)
+                if hard is not None:  # an override would be refused anyway: say why now
+                    raise EntryError(f"{exc.message} An override would not pass either: {hard.message}",
+                                     exc.rule) from None
+                raise EntryError(exc.message, exc.rule, overridable=True, waives=waives) from None
             problems = game.invariants(work)
             if problems:  # a handler bug must never corrupt a table
                 log.error("entry %s refused, it breaks an invariant: %s", type_, problems)
@@ -446,6 +452,24 @@ class TableService(Reading, Transfer):
             secret_for = game.secret_for(at, payload, role)
             self._append(t, role, type_, stored, secret_for, summary, work, once)
             return t.state
+
+    @staticmethod
+    def _would_waive(game, at, role: str, state: dict, payload):
+        """What an override of this refused entry would waive: the entry tried on a copy with the
+        override, so every rule it breaks is named before the tap that waives them (not only the
+        first). (waived [{message, rule}], the refusal no override passes or None)."""
+        ctx = game.context(role, True, "(what an override would waive)")
+        try:
+            at.handler(ctx, copy.deepcopy(state), payload)
+        except game.refusal as exc:
+            return [], exc
+        seen, out = set(), []
+        for w in ctx.waived or []:
+            key = (w.get("message"), w.get("rule"))
+            if key not in seen:
+                seen.add(key)
+                out.append({"message": w.get("message"), "rule": w.get("rule")})
+        return out, None
 
     def authorise(self, role: str, at, payload, t: Table | None = None) -> None:
         if role == "board":

@@ -81,7 +81,7 @@ class Ctx:
         if self.override and exc.overridable:
             if self.waived is None:
                 self.waived = []
-            self.waived.append(exc.to_dict())
+            self.waived.extend(e.to_dict() for e in exc.every())
             return
         raise exc
 

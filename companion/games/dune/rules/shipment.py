@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 from .board import POLAR_SINK, Board
-from .errors import RuleViolation, hard
+from .errors import RuleViolation, Soft, hard
 from .occupancy import (
     R_STORM,
     check_destination_occupancy,
@@ -212,19 +212,26 @@ def check_ship(
     s = resolve_piece_sector(board, pos, t, sector)
     total = _counts(forces, starred)
     _check_held(faction, "in reserve", forces, starred, reserves, reserves_starred, R_SHIPMENT)
-    _check_once(faction, shipped_this_turn)
-    _check_aftermath(pos, t)
-    cost = shipment_cost(board, pos, faction, t, total, guild_in_game=guild_in_game, ally=ally,
-                         karama_guild_rate=karama_guild_rate)
+    soft = Soft()  # every overridable rule broken is named, not only the first
+    soft(_check_once, faction, shipped_this_turn)
+    soft(_check_aftermath, pos, t)
+    cost = soft(shipment_cost, board, pos, faction, t, total, guild_in_game=guild_in_game, ally=ally,
+                karama_guild_rate=karama_guild_rate)
+    soft(_check_storm, board, pos, t, s)
+    soft(check_destination_occupancy, board, pos, faction, t, advisors_only=advisors_only, verb="ship into")
+    if cost is not None:
+        _check_spice(faction, cost, spice, f"Shipping {_forces(total)} into {t}")
+    soft.done()
+    return cost
+
+
+def _check_storm(board: Board, pos: Position, t: str, s: int | None) -> None:
     if in_storm(pos, t, s):
         raise RuleViolation(
             f"The storm is over sector {pos.storm_sector}: no forces can be shipped into "
             f"{label(board, pos, t, s)} this turn.",
             R_STORM,
         )
-    check_destination_occupancy(board, pos, faction, t, advisors_only=advisors_only, verb="ship into")
-    _check_spice(faction, cost, spice, f"Shipping {_forces(total)} into {t}")
-    return cost
 
 
 def ship_destinations(
