@@ -182,6 +182,7 @@ class KaramaSpecial(Payload):
     type: Literal["karama.special", "karama.worthless"]
     faction: FactionId
     card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
+    battle: str | None = Field(default=None, min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")  # Ecaz: in a battle
 
 
 def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
@@ -207,8 +208,35 @@ def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | Non
     return "Worthless card"
 
 
+def _special_in_battle(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Ecaz Special Karama: "Once per game, when battle plans are revealed and if you
+    played neither a weapon nor a defense, you may add the difference between your leader disc and
+    your opponent's leader disc to your number dialed." Recorded on the battle; the outcome adds it."""
+    from .battle import find_battle, outcome_of
+    rule = "ecaz-special-karama"
+    if p.faction != "ecaz":
+        raise hard(f"Only the Ecaz Special Karama is played in a battle, not {name(p.faction)}'s.", rule)
+    if not p.battle:
+        ctx.check(False, "The Ecaz Special Karama is played in a battle once the plans are revealed: say which (battle).",
+                  rule)
+        return
+    b = find_battle(state, p.battle)
+    if "ecaz" not in b["sides"]:
+        raise hard(f"Ecaz do not fight in the battle in {b['territory']}.", rule)
+    if b["status"] != "revealed":
+        raise hard("The Special Karama is played when the battle plans are revealed, before the outcome is applied.",
+                   rule)
+    b["special_karama"] = ["ecaz"]
+    o = outcome_of(state, b)  # refuses (hard) a plan with a weapon or a defence, or without two leader discs
+    added = next((ln for ln in o.lines if ln["rule"] == rule), None)
+    ctx.check(added is None or " adds 0 " not in added["text"],
+              "Your leader is not weaker than the opponent's: the Special Karama would add nothing.", rule)
+    b["confirmed"] = []
+    b["outcome"] = None
+
+
 @action("karama.special", KaramaSpecial,
-        public=("faction", "card"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
+        public=("faction", "card", "battle"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
     the card goes face up to the discard pile."""
@@ -218,6 +246,8 @@ def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     mine = state["factions"][p.faction]
     if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
+    if p.faction == "ecaz" or p.battle:
+        _special_in_battle(ctx, state, p)
     state["factions"][p.faction]["special_karama_used"] = True
     if p.faction == "bg":
         played = play_worthless(ctx, state, "bg", p.card)
