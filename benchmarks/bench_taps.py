@@ -66,8 +66,8 @@ TARGET = {
     "Fremen setup (10 over 3 territories)": (10, 0),
     "spice blow": (2, 0),
     "look up a rule": (2, None),
-    "battle: Atreides (open to apply)": (7, 0),
-    "battle: Harkonnen (open to apply)": (7, 0),
+    "battle: Atreides (open to apply)": (6, 0),
+    "battle: Harkonnen (open to apply)": (6, 0),
 }
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import create_table, state
 from table_helpers import history, host_state, ok, refused, set_phase, spice, stack
 
-ASSASSINATE = "moritani-assassinate-leaders"
+ASSASSINATE = "moritani-assassinate"
 
 
 def plan(client, t, who, bid, **kw):
@@ -350,3 +350,34 @@ def test_an_explosion_returns_the_ecaz_ambassador_there_to_the_supply(client):
     assert "Fremen" in ecaz["ambassadors"] and "Arrakeen" not in ecaz.get("ambassadors_placed", {})
     line = next(e for e in history(client, t) if e["type"] == "battle.apply")["summary"]
     assert "Ambassador" in line and "Fremen" not in line  # which one it was stays Ecaz's secret
+
+
+# -- the phones offer these powers as taps ---------------------------------------------------------------
+
+def page_of(app, t, seat: str) -> str:
+    from conftest import join_seat
+    return join_seat(app, t.code, seat).get(f"/t/{t.code}/view").get_data(as_text=True)
+
+
+def test_the_phones_offer_each_after_battle_power_only_to_its_owner(app, client):
+    # the Moritani's ally lost: "Keep" buttons on its phone only
+    t, bid, _ = ally_loses(client)
+    h, m, a = page_of(app, t, "harkonnen"), page_of(app, t, "moritani"), page_of(app, t, "atreides")
+    assert 'data-keep="Crysknife"' in h and 'data-keep="Snooper"' in h
+    assert "data-keep=" not in m and "data-keep=" not in a and "data-keep=" not in page_of(app, t, "board")
+    # the Moritani lost: reveal a recorded Atreides traitor other than the leader opposed
+    t, bid = moritani_loses(client)
+    assert 'data-assassinate="Gurney Halleck"' in page_of(app, t, "moritani")
+    assert "data-assassinate=" not in page_of(app, t, "atreides")
+    t, bid = moritani_loses(client, traitors=("Duncan Idaho",))  # the leader opposed is never offered
+    assert "data-assassinate=" not in page_of(app, t, "moritani")
+    # the Tleilaxu's ally won: the choices of what to return
+    t, bid, _ = ally_wins(client)
+    e = page_of(app, t, "emperor")
+    assert 'data-ally-return="2-0"' in e and 'data-ally-return="1-1"' in e
+    assert "data-ally-return=" not in page_of(app, t, "tleilaxu")
+    # Ecaz, revealed with a weaker leader and no weapon or defence: the Special Karama and what it adds
+    t, bid = ecaz_battle(client, {"leader": "Bindikk Narvi", "forces": 3}, {"leader": "Feyd-Rautha", "forces": 3})
+    e = page_of(app, t, "ecaz")
+    assert f'data-ecaz-karama="{bid}"' in e and "add 4 to your dial" in e
+    assert "data-ecaz-karama" not in page_of(app, t, "harkonnen")

@@ -19,7 +19,7 @@ from . import Ctx, FactionId, Name, Payload, action
 from .battle import BattleId, find_battle, name
 from .bookkeeping import add_spice, present, return_captives
 
-RULE_ASSASSINATE = "moritani-assassinate-leaders"
+RULE_ASSASSINATE = "moritani-assassinate"
 RULE_MORITANI_ALLY = "moritani-alliance"
 RULE_TLEILAXU_ALLY = "tleilaxu-alliance"
 ZOAL_SPICE = 3  # "Collect spice for the killed leader (3 for Zoal)" (Moritani, Terror: Assassination)
@@ -199,3 +199,47 @@ def battle_ally_return(ctx: Ctx, state: dict, p: BattleAllyReturn) -> None:
         reserves = state["factions"][p.faction]["reserves"]
         reserves[kind] = reserves.get(kind, 0) + k
     b["ally_returned"] = {"forces": p.forces, "starred": p.starred}
+
+
+# -- what the phone offers after a battle (one seat's view) --------------------------------------------
+
+def offers(state: dict, b: dict, viewer: str) -> dict:
+    """The after-battle powers open to ``viewer`` on battle ``b``, for its phone's buttons:
+    ``keep`` (cards the Moritani's ally may keep), ``assassinate`` (the Moritani's Traitor Cards of
+    the winner's faction), ``ally_return`` (the Tleilaxu ally's choices), ``false_flag`` (how many the
+    Tleilaxu may save) and, on a revealed battle, ``ecaz_karama`` (what the Ecaz Special Karama adds).
+    The entries' own checks stay the judges."""
+    out: dict = {}
+    o = b.get("outcome") or {}
+    if b["status"] == "revealed" and viewer == "ecaz" and "ecaz" in b["sides"] and not b.get("special_karama") \
+            and not state["factions"]["ecaz"]["special_karama_used"]:
+        opp = next(f for f in b["sides"] if f != "ecaz")
+        mine, theirs = b["plans"].get("ecaz") or {}, b["plans"].get(opp) or {}
+        if mine.get("leader") and theirs.get("leader") and not (mine.get("weapon") or mine.get("defense")):
+            from ..rules.battle import read_plan
+            try:
+                own, other = read_plan("ecaz", mine).leader_strength, read_plan(opp, theirs).leader_strength
+            except Exception:  # a plan the table no longer supports: the outcome box says so
+                own = other = None
+            if own is not None and other is not None and other > own:  # Zoal (None) meets his match: 0
+                out["ecaz_karama"] = other - own
+    if b["status"] != "applied" or not o.get("winner"):
+        return out
+    winner, loser = o["winner"], o["loser"]
+    if viewer == loser and keeps_one(state, b):
+        out["keep"] = [c for c in o.get("may_keep_one", {}).get(loser, []) if c in (state.get("treachery") or {}).get("discard", [])]
+    opposed = (b["plans"].get(winner) or {}).get("leader")
+    if (viewer == "moritani" == loser and not b["traitors"] and opposed and opposed not in o["leaders_killed"]
+            and winner not in assassinated(state)):
+        leaders = {ld["name"].lower(): ld["name"] for ld in state["factions"][winner]["leaders"]}
+        out["assassinate"] = [leaders[t.lower()] for t in state["private"]["moritani"].get("traitors", [])
+                              if t.lower() in leaders and leaders[t.lower()] != opposed]
+    lost = o.get("forces_lost", {}).get(viewer, {})
+    lf, ls = lost.get("forces", 0), lost.get("starred", 0)
+    if viewer == winner and viewer != "tleilaxu" and state["alliances"].get("tleilaxu") == viewer \
+            and not b.get("ally_returned") and lf + ls:
+        n = min(2, lf + ls)
+        out["ally_return"] = [{"forces": f, "starred": n - f} for f in range(n, -1, -1) if f <= lf and n - f <= ls]
+    if viewer == "tleilaxu" and "tleilaxu" in b["sides"] and not b.get("false_flag") and lf + ls:
+        out["false_flag"] = min(2, lf + ls)
+    return out
