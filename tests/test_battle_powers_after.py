@@ -381,3 +381,65 @@ def test_the_phones_offer_each_after_battle_power_only_to_its_owner(app, client)
     e = page_of(app, t, "ecaz")
     assert f'data-ecaz-karama="{bid}"' in e and "add 4 to your dial" in e
     assert "data-ecaz-karama" not in page_of(app, t, "harkonnen")
+
+
+# -- the Moritani and Tleilaxu Special Karamas ------------------------------------------------------------
+
+def moritani_lose_to_cards(client):
+    t = create_table(client, ["atreides", "harkonnen", "moritani"])
+    ok(client, t, type="forces.place", faction="moritani", territory="Arrakeen", forces=3)
+    ok(client, t, type="cards.set", faction="atreides", cards=["Crysknife", "Snooper"])
+    ok(client, t, type="cards.set", faction="moritani", cards=["Karama"])
+    set_phase(client, t, "battle")
+    bid = open_battle(client, t, "Arrakeen", "atreides", "moritani")
+    plan(client, t, "atreides", bid, leader="Duncan Idaho", forces=5, weapon="Crysknife", defense="Snooper")
+    plan(client, t, "moritani", bid, leader="Vando Terboli", forces=1)
+    reveal_apply(client, t, "moritani", bid)
+    return t, bid
+
+
+def test_the_moritani_special_karama_forces_the_winner_to_discard_the_cards_it_played(client):
+    """kiss-rules.txt, Moritani Special Karama: "Once per game, if you lose a battle, force your opponent
+    to discard or to keep any or all Treachery Cards they played." """
+    t, bid = moritani_lose_to_cards(client)
+    assert {"Crysknife", "Snooper"} <= set(state(client, t.code, t.token("atreides"))["factions"]["atreides"]["private"]["cards"])
+    refused(client, t, "moritani", "moritani-special-karama", "played and kept", type="karama.special",
+            faction="moritani", battle=bid, discard=["Lasgun"])
+    s = ok(client, t, "moritani", type="karama.special", faction="moritani", battle=bid, discard=["Crysknife"],
+           keep=["Snooper"])
+    assert s["factions"]["moritani"]["special_karama_used"]
+    h = host_state(client, t)
+    assert "Crysknife" in h["treachery"]["discard"] and "Karama" in h["treachery"]["discard"]
+    cards = state(client, t.code, t.token("atreides"))["factions"]["atreides"]["private"]["cards"]
+    assert "Crysknife" not in cards and "Snooper" in cards
+    assert h["battles"][-1]["moritani_karama"] == {"discard": ["Crysknife"], "keep": ["Snooper"]}
+
+
+def test_the_moritani_special_karama_needs_a_battle_the_moritani_lost(client):
+    t, bid, _ = ally_loses(client)  # the Harkonnen lost to the Atreides; the Moritani did not fight
+    ok(client, t, type="cards.set", faction="moritani", cards=["Karama"])
+    refused(client, t, "moritani", "moritani-special-karama", "the moritani lost", type="karama.special",
+            faction="moritani", battle=bid, discard=["Crysknife"])
+
+
+TLEILAXU_KARAMA = [
+    # (leader, take, status after, captured_by)
+    ("Gurney Halleck", True, "captured", "tleilaxu"),   # "take it yourself"
+    ("Gurney Halleck", False, "alive", None),           # "or return it to their faction"
+    ("Wykk", True, "alive", None),                      # a Tleilaxu leader taken is simply theirs again
+]
+
+
+@pytest.mark.parametrize("leader,take,status,by", TLEILAXU_KARAMA, ids=["take", "return", "own"])
+def test_the_tleilaxu_special_karama_takes_or_returns_a_leader_from_the_tanks(client, leader, take, status, by):
+    """kiss-rules.txt, Tleilaxu Special Karama: "Once per game, at any time, select any leader from the
+    Tleilaxu tanks and take it yourself or return it to their faction." """
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu"])
+    ok(client, t, type="cards.set", faction="tleilaxu", cards=["Karama"])
+    owner = "tleilaxu" if leader == "Wykk" else "atreides"
+    refused(client, t, "tleilaxu", "tleilaxu-special-karama", "not in the tleilaxu tanks", type="karama.special",
+            faction="tleilaxu", leader=leader, take=take)
+    ok(client, t, type="leader.tanks", faction=owner, leader=leader)
+    ok(client, t, "tleilaxu", type="karama.special", faction="tleilaxu", leader=leader, take=take)
+    ld = next(x for x in host_state(client, t)["factions"][owner]["leaders"] if x["name"] == leader)
+    assert ld["status"] == status and ld.get("captured_by") == by

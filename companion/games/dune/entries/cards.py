@@ -182,7 +182,11 @@ class KaramaSpecial(Payload):
     type: Literal["karama.special", "karama.worthless"]
     faction: FactionId
     card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
-    battle: str | None = Field(default=None, min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")  # Ecaz: in a battle
+    battle: str | None = Field(default=None, min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")  # Ecaz, Moritani
+    discard: list[Name] = Field(default_factory=list, max_length=2)  # Moritani: the winner's cards forced out
+    keep: list[Name] = Field(default_factory=list, max_length=2)     # Moritani: the winner's cards forced kept
+    leader: str | None = Field(default=None, min_length=1, max_length=60)  # Tleilaxu: a leader in the tanks
+    take: bool = False                                                     # Tleilaxu: take it (else return it)
 
 
 def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
@@ -206,6 +210,54 @@ def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | Non
     treachery_record(state)["discard"].append("Worthless card")
     _clamp_prompts(state, f)
     return "Worthless card"
+
+
+def _moritani_special(state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Moritani Special Karama: "Once per game, if you lose a battle, force your
+    opponent to discard or to keep any or all Treachery Cards they played." The winner's weapon and
+    defence kept by the outcome go to the discard pile (``discard``) or stay kept (``keep``)."""
+    from ..rules import treachery
+    from .battle import find_battle
+    rule = "moritani-special-karama"
+    if not p.battle:
+        raise hard("The Moritani Special Karama follows a battle they lost: say which (battle).", rule)
+    b = find_battle(state, p.battle)
+    o = b.get("outcome") or {}
+    if b["status"] != "applied" or o.get("loser") != "moritani" or not o.get("winner"):
+        raise hard("The Moritani Special Karama comes after a battle the Moritani lost, once its outcome is applied.",
+                   rule)
+    winner = o["winner"]
+    played = o.get("may_keep", {}).get(winner, [])
+    names = [treachery.card(c).name for c in p.discard + p.keep]
+    if not names or any(c not in played for c in names) or len(set(names)) != len(names):
+        raise hard(f"Name the cards {name(winner)} played and kept ({', '.join(played) or 'none'}): each "
+                   f"to discard or to keep.", rule)
+    hand = state["private"][winner].setdefault("cards", [])
+    for c in names[:len(p.discard)]:
+        if c in hand:
+            hand.remove(c)
+        state["factions"][winner]["hand_size"] = max(0, state["factions"][winner]["hand_size"] - 1)
+        treachery_record(state)["discard"].append(c)
+    b["moritani_karama"] = {"discard": names[:len(p.discard)], "keep": names[len(p.discard):]}
+
+
+def _tleilaxu_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Tleilaxu Special Karama: "Once per game, at any time, select any leader from the
+    Tleilaxu tanks and take it yourself or return it to their faction." Taken, another faction's leader
+    fights for the Tleilaxu (``captured_by`` the Tleilaxu)."""
+    rule = "tleilaxu-special-karama"
+    wanted = p.leader.strip().lower()
+    found = next(((f, ld) for f, d in state["factions"].items() for ld in d["leaders"]
+                  if ld["name"].lower() == wanted), None)
+    if not found:
+        raise hard(f"No faction at this table has a leader called {p.leader!r}.", rule)
+    owner, ld = found
+    if ld["status"] != "tanks":
+        raise hard(f"{ld['name']} is not in the Tleilaxu tanks.", rule)
+    if p.take and owner != "tleilaxu":
+        ld.update(status="captured", captured_by="tleilaxu")
+    else:
+        ld.update(status="alive", captured_by=None)
 
 
 def _special_in_battle(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
@@ -236,7 +288,7 @@ def _special_in_battle(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
 
 
 @action("karama.special", KaramaSpecial,
-        public=("faction", "card", "battle"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
+        public=("faction", "card", "battle", "discard", "keep", "leader", "take"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
     the card goes face up to the discard pile."""
@@ -246,7 +298,11 @@ def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     mine = state["factions"][p.faction]
     if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
-    if p.faction == "ecaz" or p.battle:
+    if p.faction == "moritani" and (p.battle or p.discard or p.keep):
+        _moritani_special(state, p)
+    elif p.faction == "tleilaxu" and p.leader:
+        _tleilaxu_special(ctx, state, p)
+    elif p.faction == "ecaz" or p.battle:
         _special_in_battle(ctx, state, p)
     state["factions"][p.faction]["special_karama_used"] = True
     if p.faction == "bg":
