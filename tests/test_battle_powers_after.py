@@ -443,3 +443,28 @@ def test_the_tleilaxu_special_karama_takes_or_returns_a_leader_from_the_tanks(cl
     ok(client, t, "tleilaxu", type="karama.special", faction="tleilaxu", leader=leader, take=take)
     ld = next(x for x in host_state(client, t)["factions"][owner]["leaders"] if x["name"] == leader)
     assert ld["status"] == status and ld.get("captured_by") == by
+
+
+def test_the_after_battle_buttons_record_their_entries_from_the_phones(app, client):
+    """The buttons post what the entries need (form fields only, no typing): one tap each."""
+    import re
+    from conftest import csrf, join_seat
+
+    def tap(t, seat, **form):
+        phone = join_seat(app, t.code, seat)
+        rev = re.search(r'name="revision" value="(\d+)"', phone.get(f"/t/{t.code}/view").get_data(as_text=True)).group(1)
+        r = phone.post(f"/t/{t.code}/act", data={"revision": rev, **form, "csrf_token": csrf(phone, t.code)})
+        assert r.status_code == 200 and 'id="refusal"' not in r.get_data(as_text=True), r.get_data(as_text=True)
+
+    t, bid, _ = ally_loses(client)
+    tap(t, "harkonnen", type="battle.keep", battle=bid, faction="harkonnen", card="Snooper")
+    assert host_state(client, t)["battles"][-1]["kept"] == {"faction": "harkonnen", "card": "Snooper"}
+    t, bid = moritani_loses(client)
+    tap(t, "moritani", type="battle.assassinate", battle=bid, faction="moritani", leader="Gurney Halleck")
+    assert host_state(client, t)["factions"]["moritani"]["assassinated"] == {"atreides": "Gurney Halleck"}
+    t, bid, _ = ally_wins(client)
+    tap(t, "emperor", type="battle.ally_return", battle=bid, faction="emperor", forces="1", starred="1")
+    assert host_state(client, t)["battles"][-1]["ally_returned"] == {"forces": 1, "starred": 1}
+    t, bid = ecaz_battle(client, {"leader": "Bindikk Narvi", "forces": 3}, {"leader": "Feyd-Rautha", "forces": 3})
+    tap(t, "ecaz", type="karama.special", faction="ecaz", battle=bid)
+    assert host_state(client, t)["battles"][-1]["special_karama"] == ["ecaz"]
