@@ -293,3 +293,37 @@ def test_a_plan_half_built_survives_a_reload_and_stays_on_the_phone(server, brow
     A = g.join("atreides")
     assert A.evaluate("k => sessionStorage.getItem(k)", key) is None
     g.close()
+
+
+def test_the_moritanis_ally_keeps_a_card_with_one_tap_after_losing(server, browser):
+    """kiss-rules.txt, Moritani alliance: "When your ally loses a battle that had a winner, they may keep
+    one Treachery Card they played in the battle that they would have been able to keep had they won."
+    The loser's phone offers the cards it played on the outcome box; one tap keeps one."""
+    from playwright.sync_api import expect
+    g = Counted(server, browser, ["atreides", "harkonnen", "moritani"])
+    g.act(type="alliance.form", factions=["harkonnen", "moritani"], override=True, reason="a Nexus")
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+    g.act(type="cards.set", faction="harkonnen", cards=["Crysknife", "Snooper"])
+    g.act(type="phase.set", turn=1, phase="battle")
+    g.act(type="battle.open", territory="Arrakeen", aggressor="atreides", opponent="harkonnen")
+    bid = g.state()["battles"][0]["id"]
+    g.act(type="battle.plan", battle=bid, faction="atreides", leader="Thufir Hawat", forces=6)
+    g.act(type="battle.plan", battle=bid, faction="harkonnen", leader="Umman Kudu", forces=1, weapon="Crysknife",
+          defense="Snooper")
+    g.act(type="battle.reveal", battle=bid)
+    g.act(type="battle.apply", battle=bid)
+    H, A = g.join("harkonnen"), g.join("atreides")
+    box = H.locator(f"#after-{bid}")
+    expect(box.locator("button[data-keep]")).to_have_count(2)
+    assert A.locator(f"#after-{bid} button[data-keep]").count() == 0
+    box.evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.screenshot(path=str(SHOTS / "phone-battle-keep.png"))
+    g.tap_as("harkonnen", box.locator("button[data-keep='Snooper']"))
+    g.settle()
+    s = g.state()
+    assert s["battles"][0]["kept"] == {"faction": "harkonnen", "card": "Snooper"}
+    assert "Snooper" not in s["treachery"]["discard"]
+    expect(H.locator(f"#battle-{bid} button[data-keep]")).to_have_count(0)
+    print(f"\nTAPS keeping a card (Moritani alliance): {g.taps}")
+    g.close()
