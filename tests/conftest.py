@@ -309,9 +309,9 @@ def live_server(tmp_path, database):
 
 def shows_number(text: str, n: int) -> bool:
     """``n`` as a number of its own in page text: not inside another number, nor the minutes of a
-    clock time (the latest entries are stamped 17:53), nor a piece of a lower-case hex token
-    (``a53f``). Secret-number checks use it."""
-    return re.search(rf"(?<![\da-f.#:-]){n}(?![\da-f.:])", text) is not None
+    clock time (the latest entries are stamped 17:53), nor a piece of a token (hex ``a53f`` or
+    URL-safe ``Xq53_b``: letters, digits, ``_`` and ``-``). Secret-number checks use it."""
+    return re.search(rf"(?<![\w.#:-]){n}(?![\w.:-])", text) is not None
 
 
 # -- headless Chromium (Debian's package, driven by Playwright; never a downloaded browser) ---------

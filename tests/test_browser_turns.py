@@ -91,6 +91,9 @@ class Table:
         sends to be answered and swapped in."""
         self.settle()
         page = locator.page
+        # a person's next tap comes after the double-tap guard of the last answer (static/idempotency.js):
+        # a tap on the same spot within 0.5 s of a swap is taken for a double tap and dropped
+        page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
         before = page.evaluate("window.__xhrs.size")
         locator.tap()
         if request:
@@ -469,7 +472,6 @@ def test_two_full_turns_on_phones(server, browser, patience):
 
 # -- the board screen ---------------------------------------------------------------------------------
 
-@pytest.mark.xfail(reason="known failure after merging issue 23 (double-tap guard) with the older journeys: see the closing note; to fix, not to keep", strict=False)
 def test_board_screen_shows_the_board_and_follows_the_phones(server, browser, patience):
     from playwright.sync_api import expect
 

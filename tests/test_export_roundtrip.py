@@ -106,3 +106,38 @@ def test_a_finished_secret_harkonnen_game_exports_and_imports_to_the_same_table(
     new_tokens = {"host": new["host_token"], **new["seats"]}
     assert set(new["seats"]) == set(NAMES[:n])
     same_table(client, g.code, old_tokens, new["table"], new_tokens)
+
+
+def test_a_secret_harkonnen_game_with_an_amendment_exports_and_imports_to_the_same_table(app, client):
+    """The host struck a nomination made by mistake (issue 27's amend); the finished game's export
+    keeps the amendment and imports to the same table."""
+    g = SH(app, client, 5)
+    g.act(g.raw["emperor"], type="sh.nominate", governor=g.eligible(avoid=(g.raw["emperor"],)))
+    wrong = g.raw["revision"]
+    r = client.post(f"/api/tables/{g.code}/amend", headers=bearer(g.host),
+                    json={"seq": wrong, "entry": None, "reason": "nominated the wrong player", "revision": wrong})
+    assert r.status_code == 200, r.get_json()
+    play_to_the_end(g, "choam")
+    data = export(client, g.code, g.host)
+    assert [e["type"] for e in data["events"]].count("amend") == 1
+    new = restore(client, data)
+    same_table(client, g.code, {"host": g.host, **g.seats}, new["table"], {"host": new["host_token"], **new["seats"]})
+
+
+def test_a_secret_harkonnen_export_with_a_broken_amendment_is_refused_whole(app, client):
+    g = SH(app, client, 5)
+    g.act(g.raw["emperor"], type="sh.nominate", governor=g.eligible(avoid=(g.raw["emperor"],)))
+    wrong = g.raw["revision"]
+    client.post(f"/api/tables/{g.code}/amend", headers=bearer(g.host),
+                json={"seq": wrong, "entry": None, "reason": "wrong", "revision": wrong})
+    play_to_the_end(g, "choam")
+    data = export(client, g.code, g.host)
+    at = next(i for i, e in enumerate(data["events"]) if e["type"] == "amend")
+    for broken in ({"target": 1}, {"target": at + 1}, {"entry": {"type": "sh.deal"}}, {"entry": {"type": "storm.move"}},
+                   {"entry": {"type": "sh.vote", "vote": "maybe"}},
+                   {"reason": 7}):
+        bad = {**data, "events": [dict(e) for e in data["events"]]}
+        bad["events"][at] = {**bad["events"][at], "payload": {**bad["events"][at]["payload"], **broken}}
+        r = client.post("/api/tables/import", json=bad)
+        assert r.status_code == 422, (broken, r.get_data(as_text=True))
+        assert "amendment" in r.get_json()["error"]["message"], broken

@@ -35,6 +35,7 @@ class _SvgReader(HTMLParser):
         self._stack: list[str] = []
         self.storm = []
         self.svg_attrs = {}
+        self.abbrevs: list[dict] = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -45,7 +46,9 @@ class _SvgReader(HTMLParser):
             self.pieces.append({"id": a["data-piece"], "d": a["d"], "class": a.get("class", "").split()})
         if tag == "path" and "storm" in a.get("class", "").split():
             self.storm.append(a["d"])
-        if tag == "text" and "tl" in a.get("class", "").split():
+        if tag == "text" and "ab" in a.get("class", "").split():   # a board-screen abbreviation
+            self.abbrevs.append({"size": float(a["font-size"]), "x": float(a["x"]), "y": float(a["y"]), "text": ""})
+        elif tag == "text" and "tl" in a.get("class", "").split():
             self._label = {"size": float(a["font-size"]), "lines": []}
         if tag == "tspan" and self._label is not None:
             self._label["lines"].append({"x": float(a["x"]), "y": float(a["y"]), "text": ""})
@@ -58,6 +61,9 @@ class _SvgReader(HTMLParser):
             self._label = None
 
     def handle_data(self, data):
+        if self._stack and self._stack[-1] == "text" and self.abbrevs and self._label is None \
+                and not self.abbrevs[-1]["text"]:
+            self.abbrevs[-1]["text"] = data
         if self._label is not None and self._label["lines"] and self._stack and self._stack[-1] == "tspan":
             self._label["lines"][-1]["text"] += data
 
@@ -230,6 +236,22 @@ def test_every_territory_is_named_once_inside_itself(drawn):
         largest = max(p.area() for p in pieces)
         assert any(p.contains(x, y) and p.area() == pytest.approx(largest) for p in pieces), (name, x, y)
         assert lab["size"] >= 10, name                   # readable once zoomed in
+
+
+def test_names_drawn_small_have_a_room_sized_abbreviation_listed_on_the_board_screen(drawn):
+    """Issue 24: on the board screen no name is under 14 units (14 px at 1920x1080): a territory whose
+    name had to be drawn smaller gets an abbreviation at 14, in the same place, named in the side column."""
+    from companion.games.dune.web.board_svg import ROOM_FONT, map_abbreviations
+    small = sorted(" ".join(line["text"] for line in lab["lines"]) for lab in drawn.labels if lab["size"] < ROOM_FONT)
+    listed = dict(map_abbreviations())
+    assert small and sorted(listed.values()) == small
+    assert len(set(listed)) == len(listed)                       # one meaning per abbreviation
+    assert sorted(a["text"] for a in drawn.abbrevs) == sorted(listed)
+    assert all(a["size"] >= ROOM_FONT for a in drawn.abbrevs)
+    g = bm.geometry()
+    for a in drawn.abbrevs:
+        lab = g.labels[listed[a["text"]]]
+        assert (a["x"], a["y"]) == (pytest.approx(lab.x, abs=0.1), pytest.approx(lab.y, abs=0.1))
 
 
 def test_labels_do_not_overlap_in_the_whole_map():

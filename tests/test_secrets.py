@@ -152,6 +152,12 @@ class Table:
             self.check_leak(viewer, html, "view HTML")
             if viewer != "board":
                 assert f'id="my-spice">{host["factions"][viewer]["spice"]}<' in html
+                # "Enter by hand": loaded when opened, and rendered whole by a refresh while it is open
+                for what, r in (("Enter by hand fragment", phone.get(f"/t/{self.code}/enter")),
+                                ("view HTML with Enter by hand open", phone.get(
+                                    f"/t/{self.code}/view", headers={"HX-Request": "true", "X-Open-Folds": "enter"}))):
+                    assert r.status_code == 200, what
+                    self.check_leak(viewer, r.get_data(as_text=True), what)
             # history
             r = phone.get(f"/api/tables/{self.code}/history")
             for e in r.get_json()["entries"]:

@@ -40,6 +40,29 @@
     if (ask && !window.confirm(ask)) { e.preventDefault(); e.stopImmediatePropagation(); }
   }, true);
 
+  // A fold whose content loads when opened ("Enter by hand") is rendered open and whole by the
+  // server when the phone says it is open: a refresh, or the answer to an entry, keeps it as it was.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var target = e.detail.target;
+    if (!target || target.id !== "view") { return; }
+    var open = Array.prototype.map.call(document.querySelectorAll("#view details[open][id]"),
+      function (d) { return d.id; });
+    if (open.length) { e.detail.headers["X-Open-Folds"] = open.join(","); }
+  });
+
+  // ...and a closed one loads its content the first time it is opened (toggle does not bubble:
+  // caught on the way down). No trigger filter: the page's CSP allows no string evaluation.
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d || d.tagName !== "DETAILS" || !d.open || !d.hasAttribute("data-lazy") || !window.htmx) { return; }
+    var body = d.querySelector("[hx-trigger='lazy-open']");
+    if (body && !body.hasAttribute("data-loaded")) { htmx.trigger(body, "lazy-open"); }
+  }, true);
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var t = e.detail.target;
+    if (t && t.getAttribute && t.getAttribute("hx-trigger") === "lazy-open") { t.setAttribute("data-loaded", ""); }
+  });
+
   // Keep open sections open across refreshes.
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "view") {
@@ -388,4 +411,28 @@
   function all() { Array.prototype.forEach.call(document.querySelectorAll("form[data-plan-builder]"), restore); }
   document.addEventListener("DOMContentLoaded", all);
   document.addEventListener("htmx:afterSettle", all);
+})();
+
+/* The live status line (issue 24): screen readers hear one short line when the phase card changes
+ * (#now's data-status, else its first heading), not the whole card re-read on every refresh. */
+(function () {
+  "use strict";
+  function line() {
+    var now = document.getElementById("now");
+    if (!now) return "";
+    if (now.dataset.status) return now.dataset.status;
+    var h = now.querySelector("h2, h3");
+    return h ? h.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  var last = null;
+  function update() {
+    var out = document.getElementById("now-status");
+    if (!out) return;
+    var text = line();
+    if (last === null) { last = text; return; }   // the page as loaded: nothing to announce
+    if (text && text !== last) { out.textContent = text; }
+    last = text;
+  }
+  document.addEventListener("DOMContentLoaded", update);
+  document.addEventListener("htmx:afterSettle", update);
 })();

@@ -13,6 +13,7 @@
   var THUMB = 44;          // px a piece must reach before a tap selects it
   var TARGET = 56;         // px the tapped piece gets after a zoom
   var NARROW = 700;        // px: maps narrower than this zoom before selecting
+  var READ = 12.5;         // px the map's smallest text gets after a zoom (issue 24: at least 12)
   var zooms = {};          // map key -> viewBox kept across htmx swaps
 
   function maps() { return Array.prototype.slice.call(document.querySelectorAll("svg.dune-map")); }
@@ -68,12 +69,26 @@
     var r = el.getBoundingClientRect();
     return Math.min(r.width, r.height);
   }
+  function smallestFont(svg) {
+    // the smallest text the map draws, in map units (names as drawn, chips, sector numbers)
+    if (!svg.dataset.minFont) {
+      var min = Infinity;
+      Array.prototype.forEach.call(svg.querySelectorAll("text"), function (t) {
+        if (!t.getClientRects().length) return;   // not drawn (the board screen's abbreviations)
+        var fs = parseFloat(getComputedStyle(t).fontSize);
+        if (fs && fs < min) min = fs;
+      });
+      svg.dataset.minFont = String(isFinite(min) ? min : 10);
+    }
+    return Number(svg.dataset.minFont);
+  }
+  function readable(svg) { return pxPerUnit(svg) * smallestFont(svg) >= READ - 0.01; }
   function zoomTo(svg, el, done) {
     var bb = el.getBBox();
     var width = svg.getBoundingClientRect().width || 1;
     var side = Math.max(1, Math.min(bb.width, bb.height));
-    // the tapped piece gets TARGET px across its smaller side; never closer than 150 units
-    var w = Math.max(150, Math.min(full(svg)[2], side * width / TARGET));
+    // the tapped piece gets TARGET px across its smaller side and the map's text READ px at least
+    var w = Math.min(full(svg)[2], Math.max(150, side * width / TARGET), width * smallestFont(svg) / READ);
     var cx = bb.x + bb.width / 2, cy = bb.y + bb.height / 2;
     animate(svg, clamp(svg, [cx - w / 2, cy - w / 2, w, w]), done);
   }
@@ -121,7 +136,7 @@
     if (svg.dataset.justDragged) { delete svg.dataset.justDragged; return; }
     if (svg.dataset.animating) return;
     var narrow = svg.getBoundingClientRect().width < NARROW;
-    if (narrow && pieceSizePx(svg, el) < THUMB) {
+    if (narrow && (pieceSizePx(svg, el) < THUMB || !readable(svg))) {
       zoomTo(svg, el);
       return;
     }

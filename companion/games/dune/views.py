@@ -23,7 +23,7 @@ PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "fa
                "storm_pending", "storm_dials", "last_shipment", "last_revealed", "nexus", "charity_claimed",
                "stronghold_cards", "proposal_seq", "jacurutu", "fremen_sent_to", "cache_auction", "bg_choice",
                "treachery", "spice_deck", "revived", "leaders_revived", "discovery_spawned", "battles",
-               "ambassadors_sent", "skill_deck", "ended", "paranoid")
+               "ambassadors_sent", "skill_deck", "announcements", "ended", "paranoid")
 PUBLIC_PREFIXES = ("collected:",)  # collected:<turn>: that turn's Collection was applied
 # filtered per seat by ``compose``: secrets under private[faction], proposals between two factions
 # card_records: each owner's own records (entries/records.py), for that seat only, never the host

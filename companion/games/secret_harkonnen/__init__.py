@@ -520,63 +520,9 @@ class SecretHarkonnen:
 
     # -- import --------------------------------------------------------------------------------
     def parse_import(self, data: dict):
-        """(config, events, table code) of a finished game's export (only a game that is over can
-        be exported: its roles are no secret any more), checked whole before anything replays."""
-        from pydantic import ValidationError
-
-        from ...table.service import EXPORT_FORMAT, validation_message
-        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise ConfigError(f"Not a table export (expected format {EXPORT_FORMAT!r}).", "sh-setup")
-        if set(data) - {"format", "table", "config", "events"}:
-            raise ConfigError("Not a valid table export: unknown top-level fields.", "sh-setup")
-        config = data.get("config")
-        if not isinstance(config, dict) or config.get("game") != self.id or set(config) - {"game", "players"}:
-            raise ConfigError("Not a valid table export: config is {\"game\": \"secret-harkonnen\", "
-                              "\"players\": [...]}.", "sh-setup")
-        config = {"game": self.id, **self.configure({"players": config.get("players")})}
-        events = data.get("events")
-        if not isinstance(events, list) or not events or len(events) > 5000:
-            raise ConfigError("Not a valid table export: events is a list of 1 to 5000 entries.", "sh-setup")
-        players = set(config["players"])
-        out = []
-        for i, e in enumerate(events):
-            where = f"Entry {i + 1}"
-            if not isinstance(e, dict) or set(e) - {"seq", "seat", "type", "payload", "ts", "secret_for", "summary"}:
-                raise ConfigError(f"{where} is not an entry.", "sh-setup")
-            if e.get("seq") != i + 1 or isinstance(e.get("seq"), bool):
-                raise ConfigError("The export's entries are not numbered 1, 2, 3, ...", "sh-setup")
-            ts = e.get("ts")
-            if isinstance(ts, bool) or not isinstance(ts, (int, float)) or not 0 <= ts <= 10**11:
-                raise ConfigError(f"{where}: ts is a time in seconds.", "sh-setup")
-            seat = e.get("seat")
-            if e.get("type") == "undo" and i > 0:  # the host (or the entry's maker) took one back
-                if seat not in players and seat != "host":
-                    raise ConfigError(f"{where}: {str(seat)[:20]!r} is not a player at this table.", "sh-setup")
-                target = e.get("payload", {}).get("target") if isinstance(e.get("payload"), dict) else None
-                if (not isinstance(target, int) or isinstance(target, bool) or not 2 <= target <= i
-                        or out[target - 1]["type"] == "undo" or set(e["payload"]) != {"type", "target"}):
-                    raise ConfigError(f"{where}: an undo names an earlier entry (not the deal, not an undo).",
-                                      "sh-setup")
-                out.append({"seq": i + 1, "seat": seat, "type": "undo", "payload": {"type": "undo", "target": target},
-                            "ts": float(ts), "secret_for": None, "summary": str(e.get("summary") or "undo")[:300]})
-                continue
-            at = self.registry.get(e.get("type"))
-            if at is None or (i == 0) != (at.name == "sh.deal"):
-                raise ConfigError(f"{where}: the deal comes first and once; then players' entries and undos only.",
-                                  "sh-setup")
-            if seat not in players and not (i == 0 and seat == "host"):
-                raise ConfigError(f"{where}: {str(seat)[:20]!r} is not a player at this table.", "sh-setup")
-            if not isinstance(e.get("payload"), dict):
-                raise ConfigError(f"{where}: payload is an object.", "sh-setup")
-            try:
-                at.model.model_validate(e["payload"])
-            except ValidationError as exc:
-                raise ConfigError(f"{where} ({at.name}) is malformed: {validation_message(exc)[0]}", "sh-setup") from None
-            secret = "_deal" if at.name == "sh.deal" else (seat if at.secret else None)  # as the entry says
-            out.append({"seq": i + 1, "seat": seat, "type": at.name, "payload": e["payload"], "ts": float(ts),
-                        "secret_for": secret, "summary": str(e.get("summary") or at.name)[:300]})
-        code = data.get("table") if isinstance(data.get("table"), str) else None
-        return config, out, code
+        """(config, events, table code) of a finished game's export (transfer.py)."""
+        from .transfer import parse_import
+        return parse_import(self, data)
 
 
 GAME = SecretHarkonnen()

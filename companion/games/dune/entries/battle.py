@@ -26,9 +26,10 @@ from ..rules import battle as rules
 from ..rules import dialing
 from ..rules import battle_powers as powers
 from ..rules.board import POLAR_SINK
-from ..rules.errors import hard
+from ..rules.errors import RuleViolation, hard
 from ..rules.factions import faction_name
 from ..state import territory_forces
+from .. import announce
 from . import Ctx, FactionId, Payload, action
 from .bookkeeping import present
 
@@ -249,6 +250,11 @@ def battle_reveal(ctx: Ctx, state: dict, p: BattleReveal) -> None:
         b["kh"] = b["kh"] or kh
         b["plans"][f] = plan
     b["status"] = "revealed"
+    try:
+        result = outcome_of(state, b)
+    except RuleViolation:  # an outcome the rules cannot work out yet still gets its reveal on the board screen
+        result = None
+    announce.battle_revealed(state, b, result)
 
 
 def _only_sides(ctx: Ctx, b: dict) -> None:

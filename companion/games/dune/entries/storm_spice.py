@@ -17,6 +17,7 @@ from ..rules.errors import RuleViolation, hard
 from ..rules.occupancy import check_destination_occupancy, in_storm
 from ..rules.phases import storm_order
 from ..rules.storm import validate_storm_card
+from .. import announce
 from . import Ctx, FactionId, Payload, action
 from .bookkeeping import _wrap, discard_card, kill, name, present, remove_spice, resolve_place
 from .moves import position
@@ -178,6 +179,8 @@ def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
     ctx.check(state["phase"] == "storm", "The storm moves in the Storm phase.", "base-storm")
     ctx.rules(phase_steps.check_storm_not_moved, state.get("storm_moved"), state["turn"])
     preview = preview_storm(ctx.board, state, p.sectors, p.adjust)
+    announce.storm_moved(state, preview.start_sector, p.sectors + p.adjust, preview.end_sector, preview.killed,
+                         preview.spice_removed)
     kill(state, preview.killed)
     save_fremen(state, preview.saved_fremen)
     remove_spice(state, preview.spice_removed)
@@ -261,6 +264,7 @@ def spice_blow(ctx: Ctx, state: dict, p: SpiceBlow) -> None:
             d["set_aside"] += 1
         else:
             d["worm_run"][p.pile] = d["worm_run"].get(p.pile, 0) + 1
+        announce.worm(state, b.devoured_territory, b.devoured, bool(b.nexus))
         kill(state, b.devoured)
         save_fremen(state, b.saved_fremen)
         remove_spice(state, b.spice_removed)

@@ -10,6 +10,7 @@ from ..rules import victory
 from ..rules.board import Board
 from ..rules.phases import storm_order
 from ..state import occupants
+from .. import announce
 from . import Ctx, FactionId, Payload, action
 from .bookkeeping import name, present
 
@@ -44,6 +45,7 @@ def victory_confirm(ctx: Ctx, state: dict, p: Victory) -> None:
     state["winner"] = {"factions": list(p.winners),
                        "summary": f"{' and '.join(name(f) for f in p.winners)} win"
                                   + (f": {p.reason or result.reason}" if (p.reason or result.reason) else "")}
+    announce.won(state, f"{' and '.join(name(f) for f in p.winners)} win")
 
 
 __all__ = ["preview_victory"]

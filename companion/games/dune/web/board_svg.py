@@ -22,6 +22,28 @@ SHORT = {"atreides": "AT", "harkonnen": "HK", "fremen": "FR", "emperor": "EM", "
 CHIP_H = 22
 VIEWBOX = f"{-bm.SIZE // 2} {-bm.SIZE // 2} {bm.SIZE} {bm.SIZE}"
 CHIP_FONT = 14
+ROOM_FONT = 14   # the board screen (a room display) draws every name at least this big (user units)
+SMALL_WORDS = {"the", "of", "in"}
+
+
+@lru_cache(maxsize=1)
+def map_abbreviations() -> tuple[tuple[str, str], ...]:
+    """(abbreviation, name) of every territory whose name is drawn smaller than ``ROOM_FONT``: the
+    board screen draws the abbreviation instead and lists the names beside the map."""
+    g = bm.geometry()
+    out, used = [], set()
+    for name, lab in sorted(g.labels.items()):
+        if lab.size >= ROOM_FONT:
+            continue
+        words = [w for w in name.replace("'", "").split() if w.lower() not in SMALL_WORDS] or name.split()
+        ab = "".join(w[0] for w in words).upper() if len(words) > 1 else words[0][:3]
+        base, i = ab, 1
+        while ab in used:
+            ab = base + words[-1][i:i + 1].lower() if i < len(words[-1]) else base + str(i)
+            i += 1
+        used.add(ab)
+        out.append((ab, name))
+    return tuple(out)
 
 
 def piece_contents(view: dict) -> dict[str, dict]:
@@ -75,6 +97,7 @@ def _static_parts() -> tuple[list[tuple[str, str]], str, str]:
         title = t.label(p.sector)
         pieces.append((pid, f'{kind} s{shades[p.territory]}', f'd="{p.d}"><title>{escape(title)}</title>'))
     labels = []
+    abbrevs = {name: ab for ab, name in map_abbreviations()}
     for name, lab in sorted(g.labels.items()):
         x0, y0, x1, y1 = lab.box()
         lh = lab.size * bm.LINE_H
@@ -82,7 +105,12 @@ def _static_parts() -> tuple[list[tuple[str, str]], str, str]:
         spans = "".join(
             f'<tspan x="{bm._n(lab.x)}" y="{bm._n(y + i * lh)}">{escape(line)}</tspan>' for i, line in enumerate(lab.lines))
         cls = "tl stronghold" if board.territories[name].is_stronghold else "tl"
-        labels.append(f'<text class="{cls}" font-size="{bm._n(lab.size)}">{spans}</text>')
+        if lab.size < ROOM_FONT:
+            labels.append(f'<text class="{cls} sm" font-size="{bm._n(lab.size)}">{spans}</text>')
+            labels.append(f'<text class="{cls} ab" font-size="{ROOM_FONT}" x="{bm._n(lab.x)}" y="{bm._n(lab.y)}">'
+                          f'{escape(abbrevs[name])}</text>')
+        else:
+            labels.append(f'<text class="{cls}" font-size="{bm._n(lab.size)}">{spans}</text>')
     rim = []
     for s in range(1, board.sectors + 1):
         a0, a1 = bm.sector_angles(s)

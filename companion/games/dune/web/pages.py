@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, has_request_context, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from .... import games
@@ -86,7 +86,21 @@ def page_context(t, role: str, error: dict | None = None) -> dict:
     return {"code": t.code, "role": role, "s": s, "error": error, "phases": PHASES, "amend_note": amend_note(t, role),
             "legal": legal_choices(t, role),
             "undo_target": tables().undo_target(t.code, role) if tables().table(t.code) is t else None,
-            "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None}
+            "blow": deck_left(s, t.state.get("spice_deck")) if s["phase"] == "spice_blow" else None,
+            "open_folds": open_folds()}
+
+
+LAZY_FOLDS = frozenset({"enter"})  # folds of the phone page whose content loads when opened
+
+
+def open_folds() -> frozenset:
+    """The lazy folds the phone has open (``X-Open-Folds: enter``, sent by app.js with a refresh or
+    an entry): those are rendered open and whole, so a refresh keeps them as the player left them
+    without a second request; closed ones are rendered empty and load when opened."""
+    if not has_request_context():
+        return frozenset()
+    asked = request.headers.get("X-Open-Folds", "")[:200]
+    return LAZY_FOLDS & {part.strip() for part in asked.split(",")}
 
 
 def amend_note(t, role: str) -> dict | None:
@@ -158,7 +172,10 @@ def board_context(t) -> dict:
         from ....web.markdown import render_markdown
         entry = current_app.extensions["search"].get().get(s["banner"]["rule"])
         rule_text = Markup(render_markdown(entry.text)) if entry else None
-    return {"code": t.code, "s": s, "recent": list(reversed(lines[-BOARD_ENTRIES:])), "rule_text": rule_text}
+    from .board_svg import map_abbreviations
+    from ..announce import announcements
+    return {"code": t.code, "s": s, "recent": list(reversed(lines[-BOARD_ENTRIES:])), "rule_text": rule_text,
+            "map_abbrevs": map_abbreviations(), "announcements": announcements(s)}
 
 
 def board_seat(t):

@@ -1,0 +1,87 @@
+"""What the board screen announces (issue 24): a storm move from -> to with what it killed, a worm with
+what it ate and the Nexus it starts, a battle's reveal with its totals and winner, a win. Derived from
+the entries into the public state (``announcements``), the same for every seat, undone with the entry."""
+from __future__ import annotations
+
+from conftest import act, create_table, state, undo
+
+SIX = ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]
+
+
+def table(client):
+    t = create_table(client, SIX)
+    act(client, t.code, t.seats["fremen"], type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    act(client, t.code, t.seats["bg"], type="setup.bg", faction="bg", territory="Polar Sink")
+    return t
+
+
+def items(client, t, who="host"):
+    return (state(client, t.code, t.token(who)).get("announcements") or {}).get("items", [])
+
+
+def test_a_storm_move_says_from_to_and_what_it_killed(client):
+    t = table(client)
+    act(client, t.code, t.host, type="phase.set", turn=2, phase="storm")
+    act(client, t.code, t.host, type="forces.place", faction="harkonnen", territory="Cielago South", sector=2,
+        forces=3)
+    act(client, t.code, t.host, type="storm.move", sectors=3)
+    a = items(client, t)[-1]
+    assert a["kind"] == "storm" and a["title"] == "Storm moves 3: sector 18 → 3"
+    assert a["text"].startswith("Killed: Harkonnen 3.")
+    assert a["speech"].startswith("Storm moves 3 sectors, to sector 3. It kills Harkonnen 3.")
+    assert a["speech"].endswith("Fremen, look at the next storm card.")
+    # public: every seat and the board screen carry the same item
+    assert items(client, t, "atreides")[-1] == a
+    html = client.get(f"/t/{t.code}/board").get_data(as_text=True)
+    assert 'id="announce"' in html and "Storm moves 3: sector 18 \\u2192 3" in html
+    # undone with its entry
+    undo(client, t.code, t.host)
+    assert all(x["kind"] != "storm" for x in items(client, t))
+
+
+def test_an_empty_storm_says_nobody_was_caught(client):
+    t = table(client)
+    act(client, t.code, t.host, type="phase.set", turn=2, phase="storm")
+    act(client, t.code, t.host, type="storm.move", sectors=1)
+    assert items(client, t)[-1]["text"] == "Nobody caught in it."
+
+
+def test_a_worm_says_where_what_it_ate_and_the_nexus(client):
+    t = table(client)
+    act(client, t.code, t.host, type="phase.set", turn=2, phase="spice_blow")
+    act(client, t.code, t.host, type="spice.blow", card="Red Chasm", pile="A")
+    act(client, t.code, t.host, type="forces.place", faction="harkonnen", territory="Red Chasm", forces=2)
+    act(client, t.code, t.host, type="spice.blow", card="Shai-Hulud", pile="A")
+    worm, nexus = items(client, t)[-2:]
+    assert worm["kind"] == "worm" and worm["title"] == "Shai-Hulud in Red Chasm"
+    assert worm["text"] == "Eaten: Harkonnen 2."
+    assert nexus["kind"] == "nexus" and nexus["id"] == worm["id"] + 1
+
+
+def test_a_revealed_battle_says_the_totals_and_the_winner(client):
+    t = table(client)
+    act(client, t.code, t.host, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="battle")
+    s = act(client, t.code, t.seats["harkonnen"], type="battle.open", territory="Arrakeen", aggressor="harkonnen",
+            opponent="atreides", override=True, reason="the table lets this aggressor attack first").get_json()
+    bid = s["state"]["battles"][-1]["id"] if "state" in s else state(client, t.code, t.host)["battles"][-1]["id"]
+    act(client, t.code, t.seats["harkonnen"], type="battle.plan", battle=bid, faction="harkonnen",
+        leader="Feyd-Rautha", forces=3)
+    act(client, t.code, t.seats["atreides"], type="battle.plan", battle=bid, faction="atreides",
+        leader="Duncan Idaho", forces=2)
+    before = items(client, t)
+    assert all(x["kind"] != "battle" for x in before)      # sealed plans announce nothing
+    act(client, t.code, t.host, type="battle.reveal", battle=bid)
+    a = items(client, t)[-1]
+    assert a["title"] == "Battle in Arrakeen: Harkonnen vs Atreides"
+    assert a["text"] == "Plans revealed: Harkonnen 9, Atreides 4. Harkonnen win."
+
+
+def test_only_the_last_few_are_kept_and_numbers_keep_growing(client):
+    t = table(client)
+    act(client, t.code, t.host, type="phase.set", turn=2, phase="storm")
+    for turn in range(2, 9):
+        act(client, t.code, t.host, type="phase.set", turn=turn, phase="storm")
+        act(client, t.code, t.host, type="storm.move", sectors=1)
+    got = state(client, t.code, t.host)["announcements"]
+    assert got["seq"] == 7 and [x["id"] for x in got["items"]] == [3, 4, 5, 6, 7]
