@@ -96,6 +96,8 @@ class Phones:
         """One tap; a submit also checks that the page did not scroll."""
         page = locator.page
         page.wait_for_function(IDLE)
+        # a person's next tap comes after the double-tap guard of the last answer (static/idempotency.js)
+        page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
         # the player scrolls the control to the middle of the screen, clear of the bottom bar
         # (Playwright would otherwise re-scroll a control hidden under the bar while tapping it)
         locator.evaluate("e => e.scrollIntoView({block: 'center'})")
