@@ -2,8 +2,10 @@
 
     python benchmarks/bench_search.py [--eval FILE ...] [--repeat 5] [-q] [--top1-misses]
 
-Every evaluation set (default: the project's ``search_eval.json`` and the players' set
-``search_eval_players.json``, written as players ask at a table) is run through the three
+Every evaluation set (default: the project's ``search_eval.json``, the players' set
+``search_eval_players.json``, written as players ask at a table, and the held-out set
+``search_eval_heldout.json``, written the same way from the seeds before any tuning of it and never
+adjusted) is run through the three
 engines in the same run, each question within its own ruleset (its ``ruleset`` field, else the
 ruleset of its first known accepted id), as a table's phone asks. A question is a top-1 (top-3)
 hit when an accepted id is first (in the first three); for ours, a question also counts as a
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sqlite3
 import statistics
@@ -36,7 +39,8 @@ if str(ROOT) not in sys.path:
 from companion.search import RULESETS, RuleSearch, corpus_dir, load_corpus, plain_text  # noqa: E402
 
 TARGET_TOP1, TARGET_TOP3, TARGET_RULESET_TOP1, TARGET_MARGIN, TARGET_P95_MS = 0.90, 0.97, 0.85, 0.20, 10.0
-EVAL_SETS = (ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "search_eval_players.json")
+EVAL_SETS = (ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "search_eval_players.json",
+             ROOT / "benchmarks" / "search_eval_heldout.json")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,7 +241,12 @@ def report(path: Path, questions, rulesets, engines, repeat: int, quiet: bool, t
     present = [r for r in RULESETS if r in rulesets]
     print(f"\n=== {path.name}: {len(questions)} questions "
           f"({', '.join(f'{r} {rulesets.count(r)}' for r in present)})")
+    before = os.getloadavg()
     results = [run(e, questions, repeat, rulesets) for e in engines]
+    after = os.getloadavg()
+    print(f"load average (1/5/15 min, {os.cpu_count()} cores) before {before[0]:.2f} {before[1]:.2f} "
+          f"{before[2]:.2f}, after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}: wall-clock times "
+          f"include waiting for a core when the load is above the core count; CPU times do not")
     print(f"{'engine':<17}{'top-1':>8}{'top-3':>8}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
           f"{'cpu p50':>9}{'cpu p95':>9}")
     for r in results:
@@ -273,7 +282,7 @@ def report(path: Path, questions, rulesets, engines, repeat: int, quiet: bool, t
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--eval", type=Path, action="append", default=None,
-                    help="an eval set (repeatable; default: the project's set and the players' set)")
+                    help="an eval set (repeatable; default: the project's, the players' and the held-out set)")
     ap.add_argument("--corpus", type=Path, default=None, help="corpus folder (default: rules_corpus)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per question (default 5)")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not list the misses")

@@ -12,7 +12,9 @@ follows the templates when they change:
   page already shows is not fetched again, and a change announced while the phone's own entry is
   on its way waits for that entry's answer (as static/app.js does);
 - a tap is the page's form post: ``POST /t/CODE/act`` with ``HX-Request``, ``HX-Target: view`` and
-  the CSRF header the page carries, answered by the fresh view, which the phone swaps in.
+  the CSRF header the page carries, answered by the fresh view, which the phone swaps in;
+- a request for the view says which board part the page shows (``X-Have-Board``, as app.js does),
+  so an answer whose board is the same leaves it out.
 
 Bodies are read as sent (``auto_decompress=False``) so the bytes transferred are counted, then
 decoded here (gzip, deflate, br) to read the revision shown.
@@ -39,6 +41,7 @@ NAV = {"User-Agent": UA, "Accept-Encoding": ENCODINGS, "Accept-Language": "en-GB
 TAG = re.compile(rb"<([a-z]+)\b([^>]*)>", re.S)
 ATTR = re.compile(rb'([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
 SHOWN = re.compile(rb'data-shown-revision="(\d+)"')
+BOARD = re.compile(rb'id="board" data-etag="([0-9a-f]{16})"')
 REV = re.compile(rb'class="muted rev"[^>]*>rev (\d+)<')
 CSRF = re.compile(rb'"X-CSRF-Token":\s*"([^"]+)"|X-CSRF-Token&#34;:\s*&#34;([^&]+)&#34;')
 
@@ -102,14 +105,18 @@ class PagePhone:
         self.fetches = 0
         self.fetch_bytes = 0
         self.page_bytes = 0
+        self.board: str | None = None  # the etag of the board part the page shows
 
     def url(self) -> str:
         return f"{self.base}/t/{self.code}"
 
     def hx(self, target: str) -> dict:
-        return {"User-Agent": UA, "Accept-Encoding": ENCODINGS, "Accept": "*/*", "HX-Request": "true",
-                "HX-Target": target, "HX-Trigger": target, "HX-Current-URL": self.url(),
-                "X-CSRF-Token": self.csrf, "Accept-Language": "en-GB,en;q=0.9"}
+        headers = {"User-Agent": UA, "Accept-Encoding": ENCODINGS, "Accept": "*/*", "HX-Request": "true",
+                   "HX-Target": target, "HX-Trigger": target, "HX-Current-URL": self.url(),
+                   "X-CSRF-Token": self.csrf, "Accept-Language": "en-GB,en;q=0.9"}
+        if target == "view" and self.board:  # as app.js does: the board this page shows
+            headers["X-Have-Board"] = self.board
+        return headers
 
     async def main(self) -> None:
         cookies = {f"seat_{self.code}": self.token}
@@ -129,6 +136,8 @@ class PagePhone:
                 m = CSRF.search(page)
                 self.csrf = (m.group(1) or m.group(2)).decode() if m else ""
                 self.shown = shown_revision(page)
+                board = BOARD.search(page)
+                self.board = board.group(1).decode() if board else None
                 self.skips_shown = bool(SHOWN.search(page))
                 self.listen = listeners(page)
                 connect = re.search(rb'sse-connect="([^"]+)"', page)
@@ -186,6 +195,9 @@ class PagePhone:
             self.busy[path] = False
 
     def swapped(self, html: bytes) -> None:
+        board = BOARD.search(html)  # a new board, or the empty data-same one naming the board kept
+        if board:
+            self.board = board.group(1).decode()
         got = shown_revision(html)
         self.shown = got
         self.views.append((time.perf_counter(), got))

@@ -79,3 +79,35 @@ def test_rendering_every_seats_pages_leaves_the_table_state_as_it_was(app, clien
             assert r.status_code in (200, 302, 401, 403), (role, path, r.status_code)
     assert client.get(f"/t/{code}/board?fragment=1").status_code == 200
     assert t.state == before
+
+
+def board_of(html: str) -> str:
+    import re
+    return re.search(r'<section class="card board-view" id="board"[^>]*>.*?</section>', html, re.S).group(0)
+
+
+def test_a_refresh_leaves_out_the_board_the_phone_already_shows(app, client):
+    """A change that leaves the public board as it was (a seat's spice behind its shield) sends no
+    board: the answer has an empty ``data-same`` section and the phone keeps its own; a change on
+    the board (the storm) sends the new board, with a new etag."""
+    import re
+    t = create_table(client, ["atreides", "harkonnen"])
+    phone = phones(app, t.code, {"atreides": t.seats["atreides"]})["atreides"]
+    for cached in (True, False):
+        app.config["BOARD_PART_CACHE"] = cached
+        first = phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
+        etag = re.search(r'id="board" data-etag="([0-9a-f]{16})"', first).group(1)
+        have = {"HX-Request": "true", "X-Have-Board": etag}
+        act(client, t.code, t.host, type="spice.set", faction="harkonnen", amount=7)
+        again = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+        assert f'<section class="card board-view" id="board" data-etag="{etag}" data-same></section>' in again
+        assert "dune-map" not in again and len(again) < len(first) - 5000
+        # another etag, or no htmx request (a whole page): the board is sent
+        for headers in ({"HX-Request": "true", "X-Have-Board": "0" * 16}, {"X-Have-Board": etag}):
+            full = phone.get(f"/t/{t.code}/view", headers=headers).get_data(as_text=True)
+            assert "data-same" not in full and board_of(full) == board_of(first)
+        assert "data-same" not in phone.get(f"/t/{t.code}", headers=have).get_data(as_text=True)
+        act(client, t.code, t.host, type="storm.set", sector=(3 if cached else 12))
+        moved = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+        assert "data-same" not in moved and "dune-map" in moved
+        assert re.search(r'id="board" data-etag="([0-9a-f]{16})"', moved).group(1) != etag

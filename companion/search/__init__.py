@@ -261,12 +261,12 @@ class RuleSearch:
                     continue
                 if rulesets is not None and e.ruleset not in rulesets:
                     continue
-                found.append((Hit(e.id, e.title, e.source, backend.snippet(e.id, analysis), e.url,
-                                  round(score, 4), e.kind, e.ruleset), (backend, analysis)))
+                found.append((e, round(score, 4), backend, analysis))
         if len(games) > 1:
-            found.sort(key=lambda x: -x[0].score)
-        found = found[:limit]
-        return [h for h, _ in found], [b for _, b in found]
+            found.sort(key=lambda x: -x[1])
+        found = found[:limit]  # snippets only for the hits returned
+        return ([Hit(e.id, e.title, e.source, b.snippet(e.id, a), e.url, score, e.kind, e.ruleset)
+                 for e, score, b, a in found], [(b, a) for _, _, b, a in found])
 
     def suggest(self, q: str, ruleset: str | None = None) -> str | None:
         """"Did you mean": ``q`` with misspelt words replaced by the closest corpus words

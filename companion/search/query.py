@@ -35,18 +35,56 @@ def ordinary(word: str) -> bool:
 # SYNONYM_WEIGHT; a spelling correction at CORRECTION_WEIGHT (both: the product).
 SYNONYM_WEIGHT = 0.6
 CORRECTION_WEIGHT = 0.9
+# An ordinary English word this ruleset does not know is also searched as the word it is built
+# from ("slowest" -> slow, "usable" -> use, "fairness" -> fair), at RELATIVE_WEIGHT.
+RELATIVE_WEIGHT = 0.8
+_SUFFIXES = ("ably", "ibly", "able", "ible", "ness", "est", "ful", "less", "ly", "er")
+
+
+def relatives(word: str) -> list[str]:
+    """The words ``word`` may be built from by an English suffix (comparative, -able, -ness,
+    -ly...): the stem left, with a dropped "e" restored and a doubled consonant undone."""
+    out = []
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 2:
+            base = word[: -len(suf)]
+            out += [base, base + "e"]
+            if len(base) > 3 and base[-1] == base[-2]:
+                out.append(base[:-1])
+            if base.endswith("i"):
+                out.append(base[:-1] + "y")
+    return out
 
 
 @dataclass
 class Concept:
+    """One query word or phrase. ``alts``: every stem that stands for it (highlighting, how
+    telling it is); ``groups``: its readings, each a tuple of stems scored together (the
+    phrase as typed, each expansion, each correction). A reading of several words scores the
+    mean of its words' scores, so an entry must hold all of "family atomics" to count fully,
+    not merely "family"."""
     raw: str  # the words of the query this concept stands for
     alts: dict[str, float] = field(default_factory=dict)  # stem -> weight
     prefix: str | None = None
     corrected: str | None = None  # replacement text for "did you mean"
+    groups: dict[tuple[str, ...], float] = field(default_factory=dict)  # reading -> weight
 
     def add(self, stem: str, weight: float) -> None:
         if stem and weight > self.alts.get(stem, 0.0):
             self.alts[stem] = weight
+        if stem and weight > self.groups.get((stem,), 0.0):
+            self.groups[(stem,)] = weight
+
+    def add_reading(self, reading, weight: float) -> None:
+        """A reading of several stems, scored together; its stems also join ``alts``."""
+        reading = tuple(dict.fromkeys(x for x in reading if x))
+        if not reading:
+            return
+        for x in reading:
+            if weight > self.alts.get(x, 0.0):
+                self.alts[x] = weight
+        if weight > self.groups.get(reading, 0.0):
+            self.groups[reading] = weight
 
 
 @dataclass
@@ -87,7 +125,7 @@ class Lexicon:
         ruleset already knows (then names, the expansion's words that are not ordinary English,
         are left out: the key has a better reading of its own)."""
         key_words = [w for w in words(key) if w not in STOPLIST]
-        expanded = set(stems(expansion))
+        expanded = list(dict.fromkeys(stems(expansion)))  # in order: readings are stable
         # the expansion only qualifies the key with a name ("tanks" -> "<name> tanks"), and the
         # key is an ordinary word this ruleset knows: the key alone is the better reading
         qualifies = key_words and all(stem1(w) in expanded for w in key_words)
@@ -114,11 +152,9 @@ class Lexicon:
                 n, expansions = match
                 raw = " ".join(toks[i:i + n])
                 c = Concept(raw)
-                for s in stems(raw):
-                    c.add(s, 1.0)
+                c.add_reading(stems(raw), 1.0)
                 for exp in expansions:
-                    for s in self._expansion_stems(raw, exp):
-                        c.add(s, SYNONYM_WEIGHT)
+                    c.add_reading(self._expansion_stems(raw, exp), SYNONYM_WEIGHT)
                 if c.alts:
                     concepts.append(c)
                 suggestion_parts.append(raw)
@@ -137,13 +173,18 @@ class Lexicon:
             if s in self.stems:
                 c.add(s, 1.0)
             else:
-                # an ordinary English word is not a misspelling, only unknown to this ruleset
+                # an ordinary English word is not a misspelling, only unknown to this ruleset:
+                # it may be a form of a word the ruleset knows
                 fixes = [] if w.isdigit() or ordinary(w) else self.speller.correct(w)
+                if not fixes and ordinary(w):
+                    for base in relatives(w):
+                        bs = stem1(base)
+                        if bs and bs in self.stems:
+                            c.add(bs, RELATIVE_WEIGHT)
                 for fx in fixes:
                     if (fx,) in self.syn_keys:
                         for exp in self.syn_keys[(fx,)]:
-                            for es in stems(exp):
-                                c.add(es, SYNONYM_WEIGHT * CORRECTION_WEIGHT)
+                            c.add_reading(stems(exp), SYNONYM_WEIGHT * CORRECTION_WEIGHT)
                     fs = stem1(fx)
                     if fs:
                         c.add(fs, CORRECTION_WEIGHT)

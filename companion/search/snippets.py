@@ -26,10 +26,11 @@ def _analyse_doc(text: str) -> _Doc:
 def make_snippet(doc: _Doc, hl: set[str], prefixes: Sequence[str], width: int = 220) -> str:
     """HTML: a window of the text around the most matched words, ``<mark>`` around matches."""
     text = doc.plain
-    def hit(stem: str) -> bool:
-        return stem in hl or any(stem.startswith(p) for p in prefixes)
-
-    matches = [(s, a, b) for (s, a, b) in doc.tokens if hit(s)]
+    if prefixes:
+        prefixes = tuple(prefixes)
+        matches = [t for t in doc.tokens if t[0] in hl or t[0].startswith(prefixes)]
+    else:
+        matches = [t for t in doc.tokens if t[0] in hl]
     if not matches:
         start, end = 0, min(len(text), width)
     else:

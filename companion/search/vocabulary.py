@@ -37,6 +37,9 @@ class TagGroup:
     filter: str  # the singular: search filter keyword, CLI option, problem messages
     values: tuple[str, ...]  # the ids every ruleset declares, in ruleset order
     games: frozenset[str]  # the games whose entries may carry these tags
+    # ranking: an entry carrying tags of this group, none of which the question names (by the
+    # tag's words), scores this much of its score (1.0: no effect)
+    unnamed_factor: float = 1.0
 
     @property
     def constant(self) -> str:
@@ -126,11 +129,14 @@ def load(directory: str | Path | None = None) -> Vocabulary:
     for n, g in enumerate(top.get("tag_groups") or []):
         if not isinstance(g, dict) or not all(isinstance(g.get(k), str) and g.get(k) for k in ("key", "filter")):
             raise VocabularyError(f"{RULESETS_FILE} tag_groups[{n}]: needs 'key' and 'filter' strings")
-        groups.append((g["key"], g["filter"]))
+        factor = g.get("unnamed_factor", 1.0)
+        if not isinstance(factor, (int, float)) or not 0 < factor <= 1:
+            raise VocabularyError(f"{RULESETS_FILE} tag_groups[{n}]: 'unnamed_factor' must be a number in (0, 1]")
+        groups.append((g["key"], g["filter"], float(factor)))
     cli = top.get("cli") or {}
 
-    values: dict[str, list[str]] = {key: [] for key, _ in groups}
-    users: dict[str, set[str]] = {key: set() for key, _ in groups}
+    values: dict[str, list[str]] = {key: [] for key, _, _ in groups}
+    users: dict[str, set[str]] = {key: set() for key, _, _ in groups}
     tag_words: dict[str, str] = {}
     synonyms: dict[str, tuple[str, ...]] = {}
     per_ruleset: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -177,7 +183,8 @@ def load(directory: str | Path | None = None) -> Vocabulary:
         shorts=shorts,
         games=games,
         kinds=kinds,
-        tag_groups=tuple(TagGroup(key, flt, tuple(values[key]), frozenset(users[key])) for key, flt in groups),
+        tag_groups=tuple(TagGroup(key, flt, tuple(values[key]), frozenset(users[key]), factor)
+                         for key, flt, factor in groups),
         tag_words=tag_words,
         synonyms=synonyms,
         ruleset_synonyms=per_ruleset,

@@ -7,8 +7,10 @@ how it ranks. Whoosh is imported only here and by the modules this one assembles
   (stem, spelling corrections, slang/synonyms from the corpus data, prefix being typed);
 * :mod:`.snippets` — highlighted snippets;
 * here — ranking: Whoosh's BM25F score of each word per field, times field boosts (title and
-  aliases above body); per concept the best alternative; summed; coordination factor; a bonus
-  when the query names an entry's whole title or an alias.
+  aliases above body); per concept the best reading (a reading of several words — a phrase, an
+  expansion — scores the mean of its words), a phrase weighing more than one word; summed;
+  coordination factor; a tag group's ``unnamed_factor`` for an entry tagged only with tags the
+  question does not name; a bonus when the query names an entry's whole title or an alias.
 
 The game's words (synonyms, tag ids and their spelled-out words, stop words) are data:
 ``rules_corpus/vocabulary/`` read by :mod:`.vocabulary`.
@@ -40,6 +42,7 @@ K1 = 1.2
 TEXT_FIELDS = tuple(FIELD_BOOSTS)
 
 PREFIX_WEIGHT = 0.7
+PHRASE_EXPONENT = 0.5  # a concept of n query words (a phrase) weighs n ** PHRASE_EXPONENT
 COORD_SCALE = 0.5  # share of the score that depends on how many query concepts an entry matches
 DISMAX_TIEBREAK = 0.1  # a concept's other matching alternatives add this share of their score
 NAME_BONUS = 0.5  # score x1.5 when the query contains all words of an entry's title or an alias
@@ -103,6 +106,7 @@ class WhooshBackend:
         self._lock = threading.RLock()
         self._scores: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
         self._prefixes: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._readings: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
         self._searcher = self.ix.searcher(weighting=make_weighting())
         reader = self._searcher.reader()
         n = reader.doc_count_all()
@@ -126,6 +130,11 @@ class WhooshBackend:
         vocab.update(synonym_words(synonyms))
         self.lexicon = Lexicon(known, vocab, synonyms)
         self._rarity: dict[str, float] = {}
+        # per tag group that weighs entries whose tags the question does not name: its index,
+        # its factor and each tag's stems (its id's and its words')
+        self._tag_stems = [
+            (k, g.unnamed_factor, {t: frozenset(stems(VOCABULARY.tag_words.get(t, t)) + stems(t)) for t in g.values})
+            for k, g in enumerate(TAG_GROUPS) if g.unnamed_factor != 1.0]
         # title and aliases as stem sets, found by any of their stems
         self._names: dict[str, list[tuple[int, frozenset]]] = {}
         for d, entry_id in enumerate(self._ids):
@@ -174,6 +183,23 @@ class WhooshBackend:
                 self._scores[key] = got
         return got
 
+    def reading_scores(self, reading: tuple[str, ...], fields: tuple[str, ...] = TEXT_FIELDS) -> dict[int, float]:
+        """docnum -> score of a reading: one stem's :meth:`word_scores`, or for several stems
+        the mean of theirs (an entry holding only some of the words gets that share)."""
+        if len(reading) == 1:
+            return self.word_scores(reading[0], fields)
+        key = (" ".join(reading), fields)
+        got = self._readings.get(key)
+        if got is None:
+            got = {}
+            for x in reading:
+                for d, v in self.word_scores(x, fields).items():
+                    got[d] = got.get(d, 0.0) + v / len(reading)
+            if len(self._readings) > 20000:
+                self._readings.clear()
+            self._readings[key] = got
+        return got
+
     def rarity(self, stem: str) -> float:
         """1.0 for a word found in few of the game's entries (at most RARE_SHARE of them, and
         always for a word of one entry), 0.0 from COMMON_SHARE, linear in between: how much a
@@ -214,23 +240,25 @@ class WhooshBackend:
         matched: Counter = Counter()
         n = 0
         for c in analysis.concepts:
-            alts: list[tuple[str, float, tuple[str, ...]]] = [
-                (stem, weight, TEXT_FIELDS) for stem, weight in c.alts.items()]
+            readings: list[tuple[tuple[str, ...], float, tuple[str, ...]]] = [
+                (reading, weight, TEXT_FIELDS) for reading, weight in c.groups.items()]
             if c.prefix:
                 seen = set(c.alts)
                 for f in ("title", "aliases"):
                     for t in self.expand_prefix(f, c.prefix):
                         if t not in seen:
                             seen.add(t)
-                            alts.append((t, PREFIX_WEIGHT, ("title", "aliases")))
-            if not alts:
+                            readings.append(((t,), PREFIX_WEIGHT, ("title", "aliases")))
+            if not readings:
                 continue
             n += 1
             best: dict[int, float] = {}
             sums: dict[int, float] = {}
-            for stem, weight, fields in alts:
-                for d, v in self.word_scores(stem, fields).items():
-                    v *= weight
+            # a phrase stands for several of the query's words: it weighs more than one word
+            span = max(1, len(stems(c.raw))) ** PHRASE_EXPONENT
+            for reading, weight, fields in readings:
+                for d, v in self.reading_scores(reading, fields).items():
+                    v *= weight * span
                     sums[d] = sums.get(d, 0.0) + v
                     if v > best.get(d, 0.0):
                         best[d] = v
@@ -240,6 +268,15 @@ class WhooshBackend:
         if n > 1 and COORD_SCALE:
             for d in totals:
                 totals[d] *= (1 - COORD_SCALE) + COORD_SCALE * matched[d] / n
+        if self._tag_stems and n:
+            # an entry about tags (e.g. one faction's) the question does not name: less likely
+            qst = analysis.highlight_stems()
+            for k, factor, tag_stems in self._tag_stems:
+                named = {t for t, st in tag_stems.items() if st & qst}
+                for d in totals:
+                    tg = self._tags[d][k]
+                    if tg and not (tg & named):
+                        totals[d] *= factor
         if NAME_BONUS and n:
             # the query names the entry: all words of its title or of one alias are in the query
             qstems = analysis.highlight_stems()
@@ -277,8 +314,8 @@ class WhooshBackend:
         out = set()
         for k, c in enumerate(analysis.concepts):
             here = best = 0.0
-            for stem, weight in c.alts.items():
-                scores = self.word_scores(stem)
+            for reading, weight in c.groups.items():
+                scores = self.reading_scores(reading)
                 if scores:
                     best = max(best, weight * max(scores.values()))
                     here = max(here, weight * scores.get(d, 0.0))

@@ -48,6 +48,29 @@
     var open = Array.prototype.map.call(document.querySelectorAll("#view details[open][id]"),
       function (d) { return d.id; });
     if (open.length) { e.detail.headers["X-Open-Folds"] = open.join(","); }
+    // the board part this page shows: an answer whose board is the same sends it empty (data-same)
+    var board = document.querySelector("#view #board[data-etag]:not([data-same])");
+    if (board) { e.detail.headers["X-Have-Board"] = board.getAttribute("data-etag"); }
+  });
+  // ...and the page keeps the board it has in place of the empty one (its zoom and scroll with it)
+  var keptBoard = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "view") {
+      keptBoard = document.querySelector("#view #board[data-etag]:not([data-same])");
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "view") { return; }
+    var same = document.querySelector("#view #board[data-same]"), old = keptBoard;
+    keptBoard = null;
+    if (!same) { return; }
+    if (old && old.getAttribute("data-etag") === same.getAttribute("data-etag")) {
+      same.replaceWith(old);
+      if (window.htmx) { htmx.process(old); }
+    } else {  // (not expected: the page said which board it had) fetch the view again, board and all
+      same.removeAttribute("data-etag");
+      resync();
+    }
   });
 
   // ...and a closed one loads its content the first time it is opened (toggle does not bubble:

@@ -119,6 +119,8 @@ def table(t, role):
 def render_view(code: str, role: str, error: dict | None = None, status: int = 200, toast: str | None = None):
     t = tables().table(code)
     oob = request.headers.get("HX-Request") == "true"  # the proposals ride along, out of band (one request)
+    from .board_part import phone_shows_board
+    phone_shows_board()  # a board the phone already shows is not sent again
     html = render_template("dune/view.html", **page_context(t, role, error), oob_proposals=oob)
     response = no_store(make_response(html, status))
     if toast:
