@@ -80,3 +80,47 @@ def test_an_earlier_turns_spice_blow_leaves_the_guilds_alliance(client):
     ok(client, t, type="alliance.form", factions=["guild", "harkonnen"])
     ok(client, t, type="phase.set", turn=2, phase="charity")
     assert host_state(client, t)["alliances"] == {"guild": "harkonnen", "harkonnen": "guild"}
+
+
+# -- Tleilaxu Paranoid -------------------------------------------------------------------------------
+
+PARANOID = [
+    # (turn, a worm this Spice Blow?, the alliance breaks?)
+    (2, False, True),    # "at the end of each Spice Blow phase without a Nexus ... your current alliance breaks"
+    (2, True, False),    # a Nexus: it stands
+    (1, False, False),   # "Starting from the 2nd turn"
+]
+
+
+@pytest.mark.parametrize("turn,worm,breaks", PARANOID, ids=["no-nexus", "nexus", "turn-1"])
+def test_tleilaxu_paranoid_breaks_the_alliance_after_a_spice_blow_without_a_nexus(client, turn, worm, breaks):
+    """kiss-rules.txt, Tleilaxu Paranoid: "Starting from the 2nd turn, at the end of each Spice Blow
+    phase without a Nexus or a Sandtrout drawn, your current alliance breaks (if you had one)" """
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu", "guild"])
+    ok(client, t, type="alliance.form", factions=["tleilaxu", "harkonnen"], override=True, reason="an earlier Nexus")
+    set_phase(client, t, "spice_blow", turn=turn)
+    ok(client, t, type="spice.blow", pile="A", card="The Great Flat")
+    if worm:
+        ok(client, t, type="spice.blow", pile="A", card="Shai-Hulud")
+    ok(client, t, type="phase.set", turn=turn, phase="charity")
+    s = host_state(client, t)
+    assert ("tleilaxu" not in s["alliances"]) == breaks, s["alliances"]
+    if breaks:
+        assert "Paranoid" in history(client, t)[-1]["summary"]
+
+
+def test_after_paranoid_the_tleilaxu_offer_an_alliance_to_another_faction_only(client):
+    """kiss-rules.txt, Tleilaxu Paranoid: "... and you may offer factions other than your most recent
+    ally to enter an alliance, with them breaking their current alliance if they accept." """
+    t = create_table(client, ["atreides", "harkonnen", "tleilaxu", "guild"])
+    ok(client, t, type="alliance.form", factions=["tleilaxu", "harkonnen"], override=True, reason="an earlier Nexus")
+    ok(client, t, type="alliance.form", factions=["atreides", "guild"], override=True, reason="an earlier Nexus")
+    set_phase(client, t, "spice_blow", turn=2)
+    ok(client, t, type="spice.blow", pile="A", card="The Great Flat")
+    ok(client, t, type="phase.set", turn=2, phase="charity")
+    refused(client, t, "host", "tleilaxu-paranoid", "most recent ally", type="alliance.form",
+            factions=["tleilaxu", "harkonnen"])
+    s = ok(client, t, type="alliance.form", factions=["tleilaxu", "atreides"])  # no Nexus needed: the offer
+    assert s["alliances"] == {"tleilaxu": "atreides", "atreides": "tleilaxu"}  # the Atreides left the Guild
+    ok(client, t, type="alliance.break", factions=["tleilaxu", "atreides"], override=True, reason="a test")
+    refused(client, t, "host", "base-nexus", None, type="alliance.form", factions=["tleilaxu", "guild"])  # one offer

@@ -15,10 +15,10 @@ FACTIONS = ["atreides", "harkonnen", "fremen", "bg"]
 KH = "atreides-kwisatz-haderach"
 
 
-def basin(client, *, advisors: int = 2, spice: int = 6, fremen: int = 0):
+def basin(client, *, advisors: int = 2, spice: int = 6, fremen: int = 0, ecaz: bool = False):
     """Atreides 5 and Harkonnen 6 in Imperial Basin (9), BG advisors in sector 10, spice in sector 8;
     Atreides also in Arrakeen (their start) beside Harkonnen 4: two battles. Battle phase."""
-    t = create_table(client, FACTIONS)
+    t = create_table(client, FACTIONS + (["ecaz"] if ecaz else []))
     ok(client, t, "fremen", type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
     ok(client, t, "bg", type="setup.bg", faction="bg", territory="Polar Sink")
     ok(client, t, type="forces.place", faction="atreides", territory="Imperial Basin", sector=9, forces=5)
@@ -95,24 +95,39 @@ def test_the_history_line_names_what_else_the_explosion_took(client):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(advisors=st.integers(0, 4), spice=st.integers(0, 12), hark=st.integers(0, 6), atre=st.integers(0, 5),
-       lasgun_side=st.sampled_from(["harkonnen", "atreides"]), kh=st.booleans())
-def test_invariant_nothing_of_anyone_survives_an_explosion(client, advisors, spice, hark, atre, lasgun_side, kh):
-    """Invariant: after a Lasgun/Shield explosion no force of any faction and no spice remain in the territory."""
-    t = basin(client, advisors=advisors, spice=spice)
+@given(advisors=st.integers(0, 4), spice=st.integers(0, 12), hark=st.integers(0, 4), atre=st.integers(0, 5),
+       lasgun_side=st.sampled_from(["harkonnen", "atreides"]), kh=st.booleans(),
+       where=st.sampled_from(["Imperial Basin", "Arrakeen"]))
+def test_invariant_nothing_of_anyone_survives_an_explosion(client, advisors, spice, hark, atre, lasgun_side, kh, where):
+    """Invariant: after a Lasgun/Shield explosion no force of any faction, no spice and no Ecaz
+    Ambassador remain in the territory (kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game
+    effects like Storm or explosions, returning to your supply")."""
+    stronghold = where == "Arrakeen"
+    t = basin(client, advisors=0 if stronghold else advisors, spice=spice, ecaz=stronghold)
+    if stronghold:
+        if advisors:
+            ok(client, t, type="forces.place", faction="bg", territory="Arrakeen", advisors=advisors)
+        ok(client, t, "ecaz", type="ambassadors.set", faction="ecaz", ambassadors=["Fremen"])
+        set_phase(client, t, "revival")
+        ok(client, t, "ecaz", type="ambassador.place", faction="ecaz", territory="Arrakeen", ambassador="Fremen")
+        set_phase(client, t, "battle")
     if kh:
         ok(client, t, type="kh.set", losses=7)
     ok(client, t, type="cards.set", faction="atreides", cards=["Shield", "Lasgun"])
-    bid = open_battle(client, t, "Imperial Basin")
+    bid = open_battle(client, t, where)
     h_plan = {"leader": "Feyd-Rautha", "forces": hark}
     a_plan = {"leader": "Duncan Idaho", "forces": atre, "kh": kh}
     (h_plan if lasgun_side == "harkonnen" else a_plan)["weapon"] = "Lasgun"
     (a_plan if lasgun_side == "harkonnen" else h_plan)["defense"] = "Shield"
     fight(client, t, bid, h_plan, a_plan)
     h = host_state(client, t)
-    left = h["board"]["territories"].get("Imperial Basin", {})
+    left = h["board"]["territories"].get(where, {})
     assert not any(s["forces"] + s["starred"] + s.get("advisors", 0) for s in left.get("forces", {}).values())
     assert left.get("spice", 0) == 0
+    assert where not in h["board"].get("markers", {})
+    if stronghold:
+        from conftest import state
+        assert "Fremen" in state(client, t.code, t.token("ecaz"))["factions"]["ecaz"]["private"]["ambassadors"]
     assert (h["factions"]["atreides"].get("kh") or {}).get("status", "alive") == ("tanks" if kh else "alive")
 
 

@@ -58,6 +58,12 @@ def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browse
     for page in (A, H, B):
         expect(page.locator('#battles-now [data-territory="Arrakeen"]')).to_contain_text("aggressor")
     aggressor = g.state()["battles_implied"][0]["aggressor"]
+    # whose battle is next, and "Open the battle" before anything else of the phase on the battlers' cards
+    for page in (A, H):
+        expect(page.locator("#battle-next")).to_contain_text(f"{aggressor.capitalize()}")
+        expect(page.locator("#battle-next")).to_contain_text("Arrakeen")
+        first_control = page.locator("#now form button, #now details > summary").first
+        expect(first_control).to_have_attribute("data-open-battle", "Arrakeen")
     first, second = (H, A) if aggressor == "harkonnen" else (A, H)
     g.tap_as("harkonnen", H.locator("#battles-now button[data-open-battle='Arrakeen']"))
     bid = g.state()["battles"][0]["id"]
@@ -130,8 +136,8 @@ def test_a_whole_battle_from_the_phase_card_to_the_applied_losses(server, browse
         expect(page.locator(f"#outcome-{bid} .winner")).to_contain_text("applied")
     keys = {seat: page.evaluate("window.__keys || 0") for seat, page in (("atreides", A), ("harkonnen", H))}
     assert keys == {"atreides": 0, "harkonnen": 0}, keys
-    print(f"\nTAPS a whole battle (open to apply): {g.taps}; keys typed: {keys}")
-    assert g.taps["harkonnen"] <= 7 and g.taps["atreides"] <= 7
+    print(f"\nTAPS a whole battle (open to apply), per battler: {g.taps}; keys typed: {keys}")
+    assert g.taps["harkonnen"] <= 6 and g.taps["atreides"] <= 6
     board_ctx.close()
     g.close()
 
@@ -162,8 +168,13 @@ def test_prescience_and_voice_by_taps_then_the_harkonnen_capture(server, browser
     bid = g.state()["battles"][0]["id"]
     g.settle()
 
-    # Prescience: one tap to ask, one tap to answer (from the Harkonnen's own hand)
-    g.tap_as("atreides", A.locator(f"#powers-{bid} button[data-ask='weapon']"))
+    # the plan builder comes first, the powers folded below it
+    for page in (A, H):
+        assert page.locator(f"#battle-{bid} form[data-plan-builder] ~ #powers-more-{bid}").count() == 1
+    expect(A.locator(f"#powers-more-{bid} button[data-ask='weapon']")).to_be_hidden()
+    # Prescience: one tap to unfold, one to ask, one tap to answer (from the Harkonnen's own hand)
+    g.tap_as("atreides", A.locator(f"#powers-more-{bid} > summary"), request=False)
+    g.tap_as("atreides", A.locator(f"#powers-more-{bid} button[data-ask='weapon']"))
     g.settle()
     form = H.locator(f"#answer-{bid}")
     expect(form).to_contain_text("The Atreides ask for your weapon")
@@ -180,7 +191,8 @@ def test_prescience_and_voice_by_taps_then_the_harkonnen_capture(server, browser
         expect(page.locator(f"#powers-{bid} [data-prescience='weapon']")).to_contain_text("answered")
         assert "weapon: Chaumas" not in page.content() and page.locator("[data-answer]").count() == 0
 
-    # Voice, one tap: the BG command their ally's opponent
+    # Voice, two taps: unfold, then command their ally's opponent
+    g.tap_as("bg", BG.locator(f"#powers-more-{bid} > summary"), request=False)
     BG.locator(f"#voice-{bid}").evaluate("e => e.scrollIntoView({block: 'start'})")
     BG.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
     BG.screenshot(path=str(SHOTS / "phone-voice.png"))
@@ -236,4 +248,82 @@ def test_prescience_and_voice_by_taps_then_the_harkonnen_capture(server, browser
     assert keys == {"atreides": 0, "harkonnen": 0, "bg": 0}, keys
     print(f"\nTAPS a battle with Prescience, Voice and a capture: {g.taps}; keys typed: {keys}")
     board_ctx.close()
+    g.close()
+
+
+def test_a_plan_half_built_survives_a_reload_and_stays_on_the_phone(server, browser):
+    """Issue 25: "A plan half built survives a reload." The choices live in the phone's own
+    sessionStorage (keyed by table, seat and battle) until the plan is sealed; the server never sees
+    them before."""
+    from playwright.sync_api import expect
+    g = Counted(server, browser, ["atreides", "harkonnen", "fremen"])
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=6)
+    g.act(type="cards.set", faction="harkonnen", cards=["Crysknife", "Baliset"])
+    g.act(type="phase.set", turn=1, phase="battle")
+    H = g.join("harkonnen")
+    g.tap_as("harkonnen", H.locator("#battles-now button[data-open-battle='Arrakeen']"))
+    bid = g.state()["battles"][0]["id"]
+    g.settle()
+    plan = H.locator(f"#plan-{bid}")
+    g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Feyd-Rautha"), request=False)
+    g.tap_as("harkonnen", plan.locator("[data-stepper] button.n", has_text="3"), request=False)
+    g.tap_as("harkonnen", plan.locator(".radio-chip", has_text="Crysknife"), request=False)
+    expect(plan.locator('[data-out="total"]')).to_have_text("9")
+    H.wait_for_timeout(100)
+    key = f"plan:{g.code}:harkonnen:{bid}"
+    assert "Feyd-Rautha" in (H.evaluate("k => sessionStorage.getItem(k)", key) or "")
+    assert g.state()["battles"][0]["sealed"] == []  # nothing went to the server
+    H.reload()
+    H.wait_for_function("() => !document.body.classList.contains('offline')")
+    plan = H.locator(f"#plan-{bid}")
+    expect(plan.locator('input[name="fighter"][value="Feyd-Rautha"]')).to_be_checked()
+    expect(plan.locator('input[name="forces"]')).to_have_value("3")
+    expect(plan.locator('input[name="weapon"][value="Crysknife"]')).to_be_checked()
+    expect(plan.locator('[data-out="total"]')).to_have_text("9")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.locator(f"#battle-{bid} h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.screenshot(path=str(SHOTS / "phone-plan-after-reload.png"))
+    g.tap_as("harkonnen", plan.locator("button[data-seal]"))
+    expect(H.locator(f"#battle-{bid} .my-sealed")).to_contain_text("Crysknife")
+    sealed = g.server.request("GET", f"/api/tables/{g.code}/state", token=g.host)[1]
+    assert sealed["battles"][0]["sealed"] == ["harkonnen"]
+    assert H.evaluate("k => sessionStorage.getItem(k)", key) is None  # sealed: the draft is gone
+    # another seat's phone (another browser context) has no such draft
+    A = g.join("atreides")
+    assert A.evaluate("k => sessionStorage.getItem(k)", key) is None
+    g.close()
+
+
+def test_the_moritanis_ally_keeps_a_card_with_one_tap_after_losing(server, browser):
+    """kiss-rules.txt, Moritani alliance: "When your ally loses a battle that had a winner, they may keep
+    one Treachery Card they played in the battle that they would have been able to keep had they won."
+    The loser's phone offers the cards it played on the outcome box; one tap keeps one."""
+    from playwright.sync_api import expect
+    g = Counted(server, browser, ["atreides", "harkonnen", "moritani"])
+    g.act(type="alliance.form", factions=["harkonnen", "moritani"], override=True, reason="a Nexus")
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+    g.act(type="cards.set", faction="harkonnen", cards=["Crysknife", "Snooper"])
+    g.act(type="phase.set", turn=1, phase="battle")
+    g.act(type="battle.open", territory="Arrakeen", aggressor="atreides", opponent="harkonnen")
+    bid = g.state()["battles"][0]["id"]
+    g.act(type="battle.plan", battle=bid, faction="atreides", leader="Thufir Hawat", forces=6)
+    g.act(type="battle.plan", battle=bid, faction="harkonnen", leader="Umman Kudu", forces=1, weapon="Crysknife",
+          defense="Snooper")
+    g.act(type="battle.reveal", battle=bid)
+    g.act(type="battle.apply", battle=bid)
+    H, A = g.join("harkonnen"), g.join("atreides")
+    box = H.locator(f"#after-{bid}")
+    expect(box.locator("button[data-keep]")).to_have_count(2)
+    assert A.locator(f"#after-{bid} button[data-keep]").count() == 0
+    box.evaluate("e => e.scrollIntoView({block: 'start'})")
+    H.evaluate("document.getElementById('toast') && (document.getElementById('toast').hidden = true)")
+    H.screenshot(path=str(SHOTS / "phone-battle-keep.png"))
+    g.tap_as("harkonnen", box.locator("button[data-keep='Snooper']"))
+    g.settle()
+    s = g.state()
+    assert s["battles"][0]["kept"] == {"faction": "harkonnen", "card": "Snooper"}
+    assert "Snooper" not in s["treachery"]["discard"]
+    expect(H.locator(f"#battle-{bid} button[data-keep]")).to_have_count(0)
+    print(f"\nTAPS keeping a card (Moritani alliance): {g.taps}")
     g.close()

@@ -405,6 +405,53 @@
   });
 })();
 
+// A plan half built survives a reload: the builder's choices are kept in this phone's
+// sessionStorage, keyed by table, seat and battle (data-plan-key), and put back when the builder is
+// rendered again. They never leave the phone: the server sees the plan only when it is sealed.
+(function () {
+  "use strict";
+  var store;
+  try { store = window.sessionStorage; } catch (e) { store = null; }
+  if (!store) { return; }
+  function read(form) {
+    var v = {};
+    Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+      if (i.type === "radio" || i.type === "checkbox") { if (i.checked) { v[i.name + "=" + i.value] = true; } }
+      else if (i.type !== "hidden") { v[i.name] = i.value; }
+    });
+    return v;
+  }
+  function save(form) {
+    var key = form.getAttribute("data-plan-key");
+    if (key && !form.closest("details.reseal")) { try { store.setItem(key, JSON.stringify(read(form))); } catch (e) { /* full: nothing kept */ } }
+  }
+  function restore(form) {
+    var key = form.getAttribute("data-plan-key"), raw = key && store.getItem(key), v;
+    if (key && form.closest("details.reseal")) { store.removeItem(key); return; }  // sealed: the draft is done with
+    if (!raw || form.hasAttribute("data-restored")) { return; }
+    form.setAttribute("data-restored", "");
+    try { v = JSON.parse(raw); } catch (e) { return; }
+    Array.prototype.forEach.call(form.querySelectorAll("input[name]"), function (i) {
+      if (i.disabled) { return; }  // fixed by a power: the server's choice stands
+      if (i.type === "radio") { if (v[i.name + "=" + i.value]) { i.checked = true; } }
+      else if (i.type === "checkbox") { i.checked = !!v[i.name + "=" + i.value]; }
+      else if (i.type !== "hidden" && v.hasOwnProperty(i.name)) { i.value = v[i.name]; }
+    });
+    Array.prototype.forEach.call(form.querySelectorAll("details"), function (d) {
+      if (d.querySelector("input:checked")) { d.open = true; }
+    });
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function builder(e) { return e.target.closest && e.target.closest("form[data-plan-builder]"); }
+  function later(e) { var form = builder(e); if (form) { setTimeout(function () { save(form); }, 0); } }
+  document.addEventListener("input", later);
+  document.addEventListener("change", later);
+  document.addEventListener("click", later);  // the stepper's buttons set the value without an event
+  function all() { Array.prototype.forEach.call(document.querySelectorAll("form[data-plan-builder]"), restore); }
+  document.addEventListener("DOMContentLoaded", all);
+  document.addEventListener("htmx:afterSettle", all);
+})();
+
 /* The live status line (issue 24): screen readers hear one short line when the phase card changes
  * (#now's data-status, else its first heading), not the whole card re-read on every refresh. */
 (function () {

@@ -23,7 +23,7 @@ PUBLIC_KEYS = ("table", "revision", "turn", "phase", "last_turn", "options", "fa
                "storm_pending", "storm_dials", "last_shipment", "last_revealed", "nexus", "charity_claimed",
                "stronghold_cards", "proposal_seq", "jacurutu", "fremen_sent_to", "cache_auction", "bg_choice",
                "treachery", "spice_deck", "revived", "leaders_revived", "discovery_spawned", "battles",
-               "ambassadors_sent", "skill_deck", "announcements", "ended")
+               "ambassadors_sent", "skill_deck", "announcements", "ended", "paranoid")
 PUBLIC_PREFIXES = ("collected:",)  # collected:<turn>: that turn's Collection was applied
 # filtered per seat by ``compose``: secrets under private[faction], proposals between two factions
 # card_records: each owner's own records (entries/records.py), for that seat only, never the host
@@ -314,13 +314,31 @@ def battle_card(state: dict, board, viewer: str, implied: list[dict]) -> list[di
             fought = (b["plans"].get(loser) or {}).get("leader")
             it["capture_from"] = [ld["name"] for ld in state["factions"][loser]["leaders"]
                                   if ld["status"] == "alive" and (not ld.get("used") or ld["name"] == fought)]
+        if b and viewer in state["private"] and b["status"] in ("revealed", "applied"):
+            from .entries.battle_after import offers
+            it["after"] = offers(state, b, viewer)
         if pending and viewer in state["private"] and viewer != "harkonnen":
             it["capture_karama"] = True  # any other seat may stop it with a Karama (karama-harkonnen)
         if (b and b["status"] != "applied" and "choam" in state["factions_present"]
                 and state["options"].get("advanced") and not b.get("karama_support")
                 and (viewer == "host" or (viewer in state["private"] and viewer != "choam"))):
             it["support_karama"] = True  # CHOAM's support income from this battle (karama-choam)
+    _mark_next(state, items)
     return items
+
+
+def _mark_next(state: dict, items: list[dict]) -> None:
+    """Whose battle is next (``it["next"]``): the battle being fought, else the unopened battle of the
+    first aggressor in storm order (base-battle: it resolves all its battles first). The next battle
+    is listed first and the applied ones last."""
+    from .battles import faction_order
+    rank = {f: i for i, f in enumerate(faction_order(state))}
+    live = [it for it in items if it["record"] and it["record"]["status"] != "applied"]
+    waiting = sorted((it for it in items if not it["record"]), key=lambda it: rank.get(it["aggressor"], 99))
+    nxt = (live or waiting or [None])[0]
+    for it in items:
+        it["next"] = it is nxt
+    items.sort(key=lambda it: (not it["next"], bool(it["record"] and it["record"]["status"] == "applied")))
 
 
 VOICE_TYPES = (("poison weapon", "Poison weapon"), ("projectile weapon", "Projectile weapon"),

@@ -110,7 +110,7 @@ def load_all() -> dict[str, ActionType]:
     from . import (  # noqa: F401
         alliances, bidding, board_events, cards, charity, collection, consent, leaders, markers, moves, phases,
         revival, setup, spice, storm_spice, victory,
-        battle, battle_apply, battle_powers,
+        battle, battle_apply, battle_powers, battle_after,
         addon_karama, choam, leader_skills, nofield, richese, stronghold_cards, records, game_end,
     )
     records.install(REGISTRY)  # the card records follow every entry (records.py)

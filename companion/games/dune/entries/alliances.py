@@ -28,15 +28,25 @@ def alliance_form(ctx: Ctx, state: dict, p: AllianceEntry) -> None:
     present(state, a), present(state, b)
     if a == b:
         raise hard("A faction cannot ally with itself.", "base-alliances")
+    offer = _paranoid_offer(state, a, b)
+    if offer:
+        raise hard(offer, PARANOID_RULE)
     for f in (a, b):
         other = state["alliances"].get(f)
         if other and other != ({a, b} - {f}).pop():
+            if offer == "" and f != "tleilaxu":  # Paranoid: "with them breaking their current alliance"
+                state["alliances"].pop(f)
+                state["alliances"].pop(other, None)
+                continue
             raise hard(f"{name(f)} is already allied with {name(other)}: break that alliance first.",
                        "base-alliances")
     if "guild" in (a, b):
         ctx.check(not (state["turn"] == state["last_turn"] and PHASES.index(state["phase"]) > 1),
                   "The Spacing Guild cannot ally after the Spice Blow of the last turn.", "guild-special-victory")
-    _in_nexus(ctx, state)
+    if offer is None:
+        _in_nexus(ctx, state)
+    else:
+        state.pop("paranoid", None)  # the one offer this Spice Blow's end allowed is taken
     state["alliances"][a] = b
     state["alliances"][b] = a
 
@@ -76,6 +86,41 @@ def guild_alliance_ends(state: dict) -> str | None:
     if state["alliances"].get(ally) == "guild":
         state["alliances"].pop(ally)
     return f"the Guild's alliance with {name(ally)} breaks (last turn's Spice Blow is over)"
+
+
+PARANOID_RULE = "tleilaxu-paranoid"
+
+
+def tleilaxu_paranoid(state: dict) -> str | None:
+    """kiss-rules.txt, Tleilaxu Paranoid: "Starting from the 2nd turn, at the end of each Spice Blow
+    phase without a Nexus or a Sandtrout drawn, your current alliance breaks (if you had one) and you
+    may offer factions other than your most recent ally to enter an alliance, with them breaking their
+    current alliance if they accept." Called as the Spice Blow phase ends: breaks the alliance, opens
+    the offer (``state.paranoid``) and returns the note for the history."""
+    if "tleilaxu" not in state["factions"] or state["turn"] < 2:
+        return None
+    seen = (state.get("spice_deck") or {}).get("this_phase", [])
+    if state.get("nexus") or any("hulud" in c.lower() or "sandtrout" in c.lower() for c in seen):
+        return None
+    ally = state["alliances"].pop("tleilaxu", None)
+    if ally and state["alliances"].get(ally) == "tleilaxu":
+        state["alliances"].pop(ally)
+    state["paranoid"] = {"turn": state["turn"], "former": ally}
+    return (f"Tleilaxu Paranoid: no Nexus this Spice Blow, the alliance with {name(ally)} breaks; "
+            f"the Tleilaxu may offer an alliance to another faction" if ally else None)
+
+
+def _paranoid_offer(state: dict, a: str, b: str) -> str | None:
+    """For an alliance the Tleilaxu make right after Paranoid (the phase after that Spice Blow):
+    "" when allowed outside a Nexus, the refusal when it is with their most recent ally, None when
+    the ordinary Nexus rule applies."""
+    offer = state.get("paranoid")
+    if "tleilaxu" not in (a, b) or not offer or offer["turn"] != state["turn"] or state["phase"] != "charity":
+        return None
+    other = b if a == "tleilaxu" else a
+    if other == offer.get("former"):
+        return f"Paranoid: the Tleilaxu offer an alliance to factions other than their most recent ally, {name(other)}."
+    return ""
 
 
 class NexusOpen(Payload):

@@ -294,6 +294,10 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
     ctx.check(not held or leader.lower() in held,
               f"{leader} is not among the traitors {name(p.faction)} recorded.", rules.RULE_TRAITORS)
     b["traitors"].append(side)
+    if p.faction == "moritani":  # "You may reveal a Traitor Card normally, but then this advantage is lost."
+        owner = next((f for f, d in state["factions"].items() for ld in d["leaders"] if ld["name"] == leader), None)
+        if owner:
+            state["factions"]["moritani"].setdefault("assassinated", {}).setdefault(owner, None)
     if side != p.faction:
         b.setdefault("traitor_by", {})[side] = p.faction
     b["confirmed"] = []
@@ -332,7 +336,9 @@ def outcome_of(state: dict, b: dict) -> rules.Outcome:
                                                      for f in b["sides"]},
                          no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b),
                          facedancers=[f for f in b["sides"]
-                                      if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f])
+                                      if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f],
+                         leader_gap=list(b.get("special_karama") or ()),
+                         keeps_one=[f for f in b["sides"] if state["alliances"].get("moritani") == f])
 
 
 # -- battle powers: what Prescience, the Voice and a Karama recorded, for the plans ------------------

@@ -60,7 +60,24 @@ def _explode(state: dict, territory: str) -> dict:
         spice = state["board"]["spice"].pop(piece, 0)
         if spice:
             taken["spice"] = taken.get("spice", 0) + spice
+    if _ambassador_home(state, territory):
+        taken["ambassador"] = 1
     return taken
+
+
+def _ambassador_home(state: dict, territory: str) -> bool:
+    """kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game effects like Storm or explosions,
+    returning to your supply." The face-down Ambassador in the territory goes back to Ecaz's supply
+    (which one it was stays Ecaz's secret)."""
+    here = state["board"].get("markers", {}).get(territory) or {}
+    placed = state["private"].get("ecaz", {}).get("ambassadors_placed", {})
+    if not here.get("ambassador") or territory not in placed:
+        return False
+    state["private"]["ecaz"]["ambassadors"].append(placed.pop(territory))
+    here.pop("ambassador", None)
+    if not here:
+        del state["board"]["markers"][territory]
+    return True
 
 
 def _kill_leader(state: dict, leader: str) -> None:
@@ -82,6 +99,10 @@ def _discard(state: dict, f: str, cards: list[str]) -> None:
             c = match
         pile.append(c)
         state["factions"][f]["hand_size"] = max(0, state["factions"][f]["hand_size"] - 1)
+
+
+def _taken(f: str, n: int) -> str:
+    return f"{n} spice" if f == "spice" else "the Ecaz Ambassador there" if f == "ambassador" else name(f)
 
 
 def _apply_summary(p) -> str:
@@ -147,7 +168,7 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
     notes = return_captives(state)
     lost = o.get("explosion_lost") or {}
     if lost:
-        notes = [f"the explosion also takes {', '.join(f'{n} spice' if f == 'spice' else name(f) for f, n in lost.items())}"
+        notes = [f"the explosion also takes {', '.join(_taken(f, n) for f, n in lost.items())}"
                  ] + notes
     if notes:
         ctx.summary = _apply_summary(p) + "; " + "; ".join(notes)

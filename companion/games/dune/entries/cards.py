@@ -182,6 +182,11 @@ class KaramaSpecial(Payload):
     type: Literal["karama.special", "karama.worthless"]
     faction: FactionId
     card: Name | None = None  # the card played, when the hand holds it unnamed (default: a Karama / a Worthless card)
+    battle: str | None = Field(default=None, min_length=1, max_length=20, pattern=r"^[0-9]+-[0-9]+$")  # Ecaz, Moritani
+    discard: list[Name] = Field(default_factory=list, max_length=2)  # Moritani: the winner's cards forced out
+    keep: list[Name] = Field(default_factory=list, max_length=2)     # Moritani: the winner's cards forced kept
+    leader: str | None = Field(default=None, min_length=1, max_length=60)  # Tleilaxu: a leader in the tanks
+    take: bool = False                                                     # Tleilaxu: take it (else return it)
 
 
 def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | None:
@@ -207,8 +212,83 @@ def play_worthless(ctx: Ctx, state: dict, f: str, card: str | None) -> str | Non
     return "Worthless card"
 
 
+def _moritani_special(state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Moritani Special Karama: "Once per game, if you lose a battle, force your
+    opponent to discard or to keep any or all Treachery Cards they played." The winner's weapon and
+    defence kept by the outcome go to the discard pile (``discard``) or stay kept (``keep``)."""
+    from ..rules import treachery
+    from .battle import find_battle
+    rule = "moritani-special-karama"
+    if not p.battle:
+        raise hard("The Moritani Special Karama follows a battle they lost: say which (battle).", rule)
+    b = find_battle(state, p.battle)
+    o = b.get("outcome") or {}
+    if b["status"] != "applied" or o.get("loser") != "moritani" or not o.get("winner"):
+        raise hard("The Moritani Special Karama comes after a battle the Moritani lost, once its outcome is applied.",
+                   rule)
+    winner = o["winner"]
+    played = o.get("may_keep", {}).get(winner, [])
+    names = [treachery.card(c).name for c in p.discard + p.keep]
+    if not names or any(c not in played for c in names) or len(set(names)) != len(names):
+        raise hard(f"Name the cards {name(winner)} played and kept ({', '.join(played) or 'none'}): each "
+                   f"to discard or to keep.", rule)
+    hand = state["private"][winner].setdefault("cards", [])
+    for c in names[:len(p.discard)]:
+        if c in hand:
+            hand.remove(c)
+        state["factions"][winner]["hand_size"] = max(0, state["factions"][winner]["hand_size"] - 1)
+        treachery_record(state)["discard"].append(c)
+    b["moritani_karama"] = {"discard": names[:len(p.discard)], "keep": names[len(p.discard):]}
+
+
+def _tleilaxu_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Tleilaxu Special Karama: "Once per game, at any time, select any leader from the
+    Tleilaxu tanks and take it yourself or return it to their faction." Taken, another faction's leader
+    fights for the Tleilaxu (``captured_by`` the Tleilaxu)."""
+    rule = "tleilaxu-special-karama"
+    wanted = p.leader.strip().lower()
+    found = next(((f, ld) for f, d in state["factions"].items() for ld in d["leaders"]
+                  if ld["name"].lower() == wanted), None)
+    if not found:
+        raise hard(f"No faction at this table has a leader called {p.leader!r}.", rule)
+    owner, ld = found
+    if ld["status"] != "tanks":
+        raise hard(f"{ld['name']} is not in the Tleilaxu tanks.", rule)
+    if p.take and owner != "tleilaxu":
+        ld.update(status="captured", captured_by="tleilaxu")
+    else:
+        ld.update(status="alive", captured_by=None)
+
+
+def _special_in_battle(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
+    """kiss-rules.txt, Ecaz Special Karama: "Once per game, when battle plans are revealed and if you
+    played neither a weapon nor a defense, you may add the difference between your leader disc and
+    your opponent's leader disc to your number dialed." Recorded on the battle; the outcome adds it."""
+    from .battle import find_battle, outcome_of
+    rule = "ecaz-special-karama"
+    if p.faction != "ecaz":
+        raise hard(f"Only the Ecaz Special Karama is played in a battle, not {name(p.faction)}'s.", rule)
+    if not p.battle:
+        ctx.check(False, "The Ecaz Special Karama is played in a battle once the plans are revealed: say which (battle).",
+                  rule)
+        return
+    b = find_battle(state, p.battle)
+    if "ecaz" not in b["sides"]:
+        raise hard(f"Ecaz do not fight in the battle in {b['territory']}.", rule)
+    if b["status"] != "revealed":
+        raise hard("The Special Karama is played when the battle plans are revealed, before the outcome is applied.",
+                   rule)
+    b["special_karama"] = ["ecaz"]
+    o = outcome_of(state, b)  # refuses (hard) a plan with a weapon or a defence, or without two leader discs
+    added = next((ln for ln in o.lines if ln["rule"] == rule), None)
+    ctx.check(added is None or " adds 0 " not in added["text"],
+              "Your leader is not weaker than the opponent's: the Special Karama would add nothing.", rule)
+    b["confirmed"] = []
+    b["outcome"] = None
+
+
 @action("karama.special", KaramaSpecial,
-        public=("faction", "card"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
+        public=("faction", "card", "battle", "discard", "keep", "leader", "take"), summary=lambda p: f"{name(p.faction)} play their Special Karama")
 def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     """A Special Karama is played with a Karama card (the Bene Gesserit's, with a Worthless card):
     the card goes face up to the discard pile."""
@@ -218,6 +298,12 @@ def karama_special(ctx: Ctx, state: dict, p: KaramaSpecial) -> None:
     mine = state["factions"][p.faction]
     if mine["special_karama_used"] or mine.get("worthless_karama_used"):
         raise hard(f"{name(p.faction)} has already used its Special Karama this game.", f"{p.faction}-special-karama")
+    if p.faction == "moritani" and (p.battle or p.discard or p.keep):
+        _moritani_special(state, p)
+    elif p.faction == "tleilaxu" and p.leader:
+        _tleilaxu_special(ctx, state, p)
+    elif p.faction == "ecaz" or p.battle:
+        _special_in_battle(ctx, state, p)
     state["factions"][p.faction]["special_karama_used"] = True
     if p.faction == "bg":
         played = play_worthless(ctx, state, "bg", p.card)

@@ -40,6 +40,11 @@ def start_phase(state: dict, turn: int, phase: str) -> list[str]:
         note = guild_alliance_ends(state)
         if note:
             notes.append(note)
+    if previous == "spice_blow" and phase != "spice_blow":
+        from .alliances import tleilaxu_paranoid
+        note = tleilaxu_paranoid(state)
+        if note:
+            notes.append(note)
     state["turn"], state["phase"] = turn, phase
     if previous == "spice_blow" and phase != "spice_blow":
         if "fremen" in state["factions"]:

@@ -103,6 +103,7 @@ class Outcome:
     traitors: list = field(default_factory=list)
     capture: dict | None = None
     kh_losses: int = 0
+    may_keep_one: dict = field(default_factory=dict)
     lines: list = field(default_factory=list)
 
     def say(self, text: str, rule: str) -> None:
@@ -116,7 +117,7 @@ class Outcome:
             "spice_paid": self.spice_paid, "spice_to_winner": self.spice_to_winner,
             "discard": self.discard, "may_keep": self.may_keep, "explosion": self.explosion,
             "traitors": self.traitors, "capture": self.capture, "kh_losses": self.kh_losses,
-            "lines": self.lines,
+            "may_keep_one": self.may_keep_one, "lines": self.lines,
         }
 
 
@@ -225,12 +226,14 @@ def _fighter_name(plan: Plan) -> str:
 # -- the outcome ---------------------------------------------------------------------------------
 
 RULE_ECAZ = "ecaz-occupy"
+RULE_ECAZ_KARAMA = "ecaz-special-karama"
+RULE_MORITANI_ALLY = "moritani-alliance"
 STARRED_KARAMA = {"emperor": "karama-emperor", "fremen": "karama-fremen"}
 
 
 def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traitors=(), kh: bool = False,
             forces_present: dict | None = None, no_starred_bonus=(), ecaz: dict | None = None,
-            facedancers=None) -> Outcome:
+            facedancers=None, leader_gap=(), keeps_one=()) -> Outcome:
     """What follows from two revealed plans. ``plans`` maps the two faction ids to their plans in
     the JSON shape of ``POST /api/battle/outcome``; ``forces_present`` (optional) maps a faction
     to ``{"forces", "starred"}`` in the territory, used to check the dial and to count the loser's
@@ -242,13 +245,40 @@ def outcome(plans: dict, aggressor: str, *, territory: str | None = None, traito
     *Reading:* when Ecaz's ally wins by a traitor call, its side loses nothing, Ecaz included.
     ``facedancers``: the sides that add half of each killed leader (``tleilaxu-facedancers``): the
     Tleilaxu when they fight (the default) and, by ``tleilaxu-alliance``, the Tleilaxu's ally.
+    ``leader_gap``: the sides that played the Ecaz Special Karama (``ecaz-special-karama``): with a
+    leader disc and neither a weapon nor a defence, they add the difference between their leader
+    disc and the opponent's to their number dialed (what it takes to reach the opponent's leader).
+    ``keeps_one``: the sides that, losing a battle that had a winner, may keep one card they played
+    that they could have kept had they won (the Moritani's ally, ``moritani-alliance``): listed in
+    ``may_keep_one`` (the cards are still discarded; keeping one is the ``battle.keep`` entry).
     Raises a hard RuleViolation for an impossible plan."""
     stopped = [dialing.faction_id(f) for f in no_starred_bonus or ()]
     dancers = ["tleilaxu"] if facedancers is None else [dialing.faction_id(f) for f in facedancers]
-    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers)
+    gap = [dialing.faction_id(f) for f in leader_gap or ()]
+    out = _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers, gap)
     if ecaz:
         _ecaz_losses(out, ecaz)
+    keepers = [dialing.faction_id(f) for f in keeps_one or ()]
+    if out.winner and out.loser in keepers and not out.explosion:
+        raw = dict(zip([dialing.faction_id(f) for f in plans], plans.values()))[out.loser]
+        cards = [c for c in (read_plan(out.loser, raw).weapon, read_plan(out.loser, raw).defense) if c]
+        if cards:
+            out.may_keep_one[out.loser] = cards
+            out.say(f"{faction_name(out.loser)}, the Moritani's ally, may keep one of {' or '.join(cards)} "
+                    f"(the other is discarded).", RULE_MORITANI_ALLY)
     return out
+
+
+def _leader_gap(p: dict, f: str, o: str) -> int:
+    """What the Ecaz Special Karama adds to ``f``'s dial: the difference to reach ``o``'s leader disc."""
+    mine, theirs = p[f], p[o]
+    if mine.weapon or mine.defense:
+        raise hard(f"{faction_name(f)} played a weapon or a defence: the Special Karama needs neither.",
+                   RULE_ECAZ_KARAMA)
+    if not mine.leader or not theirs.leader:
+        raise hard("The Special Karama adds the difference between two leader discs: both sides need one.",
+                   RULE_ECAZ_KARAMA)
+    return max(0, (theirs.leader_strength or 0) - (mine.leader_strength or 0))
 
 
 def _ecaz_losses(out: Outcome, ecaz: dict) -> None:
@@ -267,7 +297,8 @@ def _ecaz_losses(out: Outcome, ecaz: dict) -> None:
     out.forces_lost["ecaz"] = {"forces": lost, "starred": 0}
 
 
-def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers=("tleilaxu",)) -> Outcome:
+def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped, ecaz, dancers=("tleilaxu",),
+             gap=()) -> Outcome:
     if not isinstance(plans, dict) or len(plans) != 2:
         raise hard("A battle has exactly two sides: give two battle plans.", RULE_BATTLE)
     sides = [dialing.faction_id(f) for f in plans]
@@ -301,6 +332,9 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
     for f in zoal:  # two Zoals cannot meet: only the Tleilaxu have him
         p[f].leader_strength = p[other[f]].leader_strength or 0
     dial = {f: check_dial(p[f], other[f], present.get(f)) for f in sides}
+    added = {f: _leader_gap(p, f, other[f]) for f in gap if f in p}
+    for f, n in added.items():  # added to the number dialed, past the check of what was dialed
+        dial[f] = (dial[f][0] + n, dial[f][1])
     if not isinstance(kh, bool):
         raise hard("kh is true or false.", RULE_KH)
     if kh:
@@ -332,6 +366,9 @@ def _outcome(plans, aggressor, territory, traitors, kh, forces_present, stopped,
     if ecaz and p[ecaz["ally"]].bonus:
         out.say(f"Ecaz add {p[ecaz['ally']].bonus} to {_poss(ecaz['ally'])} dial for free (half their "
                 f"{ecaz['forces']} forces there, rounded up).", RULE_ECAZ)
+    for f, n in added.items():
+        out.say(f"{faction_name(f)} play their Special Karama: {p[f].leader} ({p[f].leader_strength}) against "
+                f"{p[other[f]].leader} ({p[other[f]].leader_strength}) adds {n} to their dial.", RULE_ECAZ_KARAMA)
     for f in zoal:
         out.say(f"{p[f].leader} takes the strength of the leader he faces: {p[f].leader_strength}.",
                 "tleilaxu-at-start")
