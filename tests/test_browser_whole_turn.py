@@ -237,3 +237,33 @@ def test_five_phones_play_a_whole_turn_with_double_taps_and_a_wifi_drop(server, 
     assert len(set(done_by)) == 5, done_by
     for p in phones.values():
         p.context.close()
+
+
+def test_whose_turn_follows_live_on_a_phone_typing_in_a_field(server, browser, patience):
+    """A phone whose player is typing holds back the refresh of its view (what is typed is kept), but
+    its "whose turn" line still follows another phone's change, live."""
+    from playwright.sync_api import expect
+    g = Table(server, browser, FIVE)
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="phase.set", turn=1, phase="shipment_movement")
+    wt = g.state()["whose_turn"]
+    first = wt["faction"]
+    watcher = next(f for f in wt["order"] if f not in (first, "guild") and f != wt["order"][1])
+    page = g.join(watcher)
+    g.settle()
+    line = page.locator("#whose-turn")
+    expect(line).to_contain_text(f"Waiting for {NAMES[first]}")
+    if page.locator("#ship-box:not([open])").count():
+        page.locator("#ship-box > summary").tap()
+    field = page.locator("#now form.ship-pick input[name='forces']")
+    field.tap()
+    field.fill("")
+    page.keyboard.type("3", delay=120)
+    g.act(type="turn.done", faction=first)          # another phone ends its turn
+    nxt = g.state()["whose_turn"]["faction"]
+    assert nxt != first
+    expect(line).not_to_contain_text(f"Waiting for {NAMES[first]}", timeout=5000)
+    expect(line.locator(".chip.current").first).to_contain_text(NAMES[nxt] if nxt else "")
+    expect(field).to_have_value("3")                # what is typed stays, and so does the focus
+    assert page.evaluate("document.activeElement && document.activeElement.name") == "forces"
+    page.context.close()
