@@ -112,4 +112,15 @@ def scan(browser, server, size) -> dict[str, tuple[list[dict], int]]:
             _check(page, f"board screen {phase}", found)
         finally:
             ctx.close()
+    # the board screen with an announcement over it (a storm move, big, for the room)
+    ctx, page = page_for(browser, server, size)
+    try:
+        t.act(type="phase.set", turn=3, phase="storm")
+        page.goto(f"{server.url}/t/{t.code}/board")
+        page.wait_for_load_state("networkidle")
+        t.act(type="storm.move", sectors=2)
+        page.wait_for_selector("#announce:not([hidden])")
+        _check(page, "board screen announcement", found)
+    finally:
+        ctx.close()
     return found

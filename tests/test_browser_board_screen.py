@@ -8,7 +8,10 @@
 - a storm move is announced in ``#announce`` (type of 48 px or more), from -> to and what it killed, then
   the board returns;
 - a colour-blind simulation (Chromium's ``Emulation.setEmulatedVisionDeficiency``) of the board in
-  Shipment is kept in docs/screenshots/.
+  Shipment is kept in docs/screenshots/;
+- a battle's reveal is announced with both plans (each >= 48 px, inside the window), then a traitor
+  call and the applied outcome;
+- Secret Harkonnen's idle board shows its tracks big on one screen, and its host QR is as big as Dune's.
 """
 from __future__ import annotations
 
@@ -31,7 +34,8 @@ KEEP = {"storm": "board-screen-storm-1920.png", "shipment_movement": "board-scre
 # what must be inside the window, not cut away: the room reads these
 INSIDE = """() => {
   const vh = window.innerHeight, vw = window.innerWidth, out = {};
-  for (const sel of ['.bs-top .turn', '.bs-top .storm', '#now .board-now', '.bs-recent h2', '.bs-recent li']) {
+  for (const sel of ['.bs-top .turn', '.bs-top .storm', '#now .board-now', '.bs-recent h2', '.bs-recent li',
+                     '.bs-abbrevs .ab:last-child']) {  // the names of the abbreviated map pieces too
     const e = document.querySelector(sel);
     if (!e) { out[sel] = 'missing'; continue; }
     const r = e.getBoundingClientRect();
@@ -135,5 +139,87 @@ def test_colour_blind_simulation_of_the_board_screen(server, browser, deficiency
         assert chips and all(c[:2].isalpha() and c[:2].isupper() for c in chips), chips
         rows = page.locator(".bs-factions tbody tr").all_inner_texts()
         assert len(rows) == 6 and all(r.strip()[0].isalpha() for r in rows), rows
+    finally:
+        ctx.close()
+
+
+def test_a_battle_reveal_is_announced_with_both_plans_then_its_outcome(server, browser):
+    """The reveal is the room's moment: the board screen shows both plans big in #announce (the phones show
+    the same revision's outcome card), a traitor call and the applied outcome are announced too; the
+    overlay never makes the page scroll."""
+    from playwright.sync_api import expect
+    t = set_up(server)
+    put_in(t, "battle")
+    bid = t.state()["battles"][-1]["id"]
+    t.act(type="cards.set", faction="harkonnen", cards=["Crysknife"])
+    t.act(t.seat("harkonnen"), type="battle.plan", battle=bid, faction="harkonnen", leader="Feyd-Rautha", forces=3,
+          weapon="Crysknife")
+    t.act(t.seat("atreides"), type="battle.plan", battle=bid, faction="atreides", leader="Duncan Idaho", forces=2)
+    ctx, page = open_board(browser, server, t.code, 1920, 1080)
+    try:
+        box = page.locator("#announce")
+        expect(box).to_be_hidden()
+        assert "Feyd-Rautha" not in page.content()          # sealed: nothing of the plans on the board
+        t.act(type="battle.reveal", battle=bid)
+        expect(box).to_be_visible(timeout=8000)
+        expect(box.locator(".announce-title")).to_have_text("Battle in Arrakeen: Harkonnen vs Atreides")
+        lines = box.locator(".announce-lines li")
+        expect(lines).to_have_text(["Harkonnen 9: Feyd-Rautha · dial 3 · Crysknife · no defense",
+                                    "Atreides 2: Duncan Idaho · dial 2 · no weapon · no defense", "Harkonnen win."])
+        sizes = lines.evaluate_all("ls => ls.map(l => parseFloat(getComputedStyle(l).fontSize))")
+        assert min(sizes) >= 48, sizes
+        for i in range(3):   # each plan (and the winner) inside the overlay and the window, not cut
+            r, o = lines.nth(i).bounding_box(), box.bounding_box()
+            assert o["x"] <= r["x"] and r["x"] + r["width"] <= o["x"] + o["width"] <= 1920, (r, o)
+        p = page.evaluate(PAGE)
+        assert p["h"] <= 1080 and p["w"] <= 1920, p
+        page.screenshot(path=str(DOCS / "board-screen-battle-announcement-1920.png"))
+        box.click()                                          # a tap on the overlay dismisses it
+        expect(box).to_be_hidden()
+        t.act(t.seat("atreides"), type="battle.traitor", battle=bid, faction="atreides")
+        expect(box.locator(".announce-title")).to_have_text("Traitor! Feyd-Rautha", timeout=8000)
+        expect(box.locator(".announce-text")).to_contain_text("Atreides win")
+        box.click()
+        t.act(type="battle.apply", battle=bid)
+        expect(box.locator(".announce-title")).to_have_text("Atreides win in Arrakeen", timeout=8000)
+        expect(box.locator(".announce-lines li").first).to_contain_text("Harkonnen lose")
+    finally:
+        ctx.close()
+
+
+def test_secret_harkonnens_board_shows_the_tracks_big_and_its_qr_is_as_big_as_dunes(server, browser):
+    status, body = server.request("POST", "/api/tables", {"game": "secret-harkonnen",
+                                                          "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]})
+    assert status == 201, body
+    for w, h in SIZES:
+        ctx, page = open_board(browser, server, body["table"], w, h)
+        try:
+            p = page.evaluate(PAGE)
+            assert p["h"] <= h and p["w"] <= w, (w, h, p)                      # one screen
+            slot = page.locator(".sh-landsraad .sh-slot").first.bounding_box()
+            assert slot["height"] >= 0.1 * h, (w, h, slot)                    # a track card reads across the room
+            label = page.locator(".sh-label").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+            assert label >= 0.025 * h, (w, h, label)
+            track = page.locator(".sh-choam").bounding_box()
+            assert track["width"] >= 0.4 * w, (w, h, track)
+        finally:
+            ctx.close()
+    # the host's QR: a Secret Harkonnen table's as big as a Dune table's
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    try:
+        sizes = {}
+        page.goto(server.url + "/")
+        page.fill("#sh-players", "Ann\nBen\nCat\nDan\nEve")
+        page.click("#secret-harkonnen button[type=submit]")
+        page.wait_for_url("**/host")
+        sizes["sh"] = page.locator(".qr-code svg").bounding_box()
+        page.goto(server.url + "/")
+        for f in ("atreides", "harkonnen", "fremen"):
+            page.check(f'input[name="factions"][value="{f}"]')
+        page.click("button:has-text('Create table')")
+        page.wait_for_url("**/host")
+        sizes["dune"] = page.locator(".qr-code svg").bounding_box()
+        assert sizes["sh"]["width"] >= sizes["dune"]["width"] - 1 and sizes["sh"]["width"] >= 300, sizes
     finally:
         ctx.close()

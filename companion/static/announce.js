@@ -1,5 +1,5 @@
 /* The board screen's announcements (issue 24): each item of #announce-data (a storm move, a worm, a Nexus,
- * a battle's reveal, a win) that this screen has not shown yet is shown once in #announce, big, for a few
+ * a battle's reveal with both plans, a traitor, a battle's outcome, a win) that this screen has not shown yet is shown once in #announce, big, for a few
  * seconds, then the board returns. Items already there when the page opens are not shown again.
  * "Speak announcements" (off by default, remembered by this browser) also reads them aloud with the
  * browser's speechSynthesis. */
@@ -29,7 +29,15 @@
     b.dataset.kind = item.kind;
     b.dataset.id = item.id;
     b.querySelector(".announce-title").textContent = item.title;
-    b.querySelector(".announce-text").textContent = item.text || "";
+    var text = b.querySelector(".announce-text"), list = b.querySelector(".announce-lines");
+    // lines (a battle's two plans, each side's losses) one per line, else the text
+    text.textContent = item.lines && item.lines.length && list ? "" : (item.text || "");
+    text.hidden = !text.textContent;
+    if (list) {
+      list.textContent = "";
+      (item.lines || []).forEach(function (l) { var li = document.createElement("li"); li.textContent = l; list.appendChild(li); });
+      list.hidden = !list.children.length;
+    }
     b.hidden = false;
     speak(item.speech || item.title);
     clearTimeout(timer);

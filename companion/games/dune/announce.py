@@ -1,5 +1,5 @@
 """What the board screen announces to the room (issue 24): a storm move, a worm, a Nexus, a battle's
-reveal and outcome, a win. The entries that cause them call ``announce``; the public state keeps the
+reveal (both plans), a traitor call, a battle's applied outcome, a win. The entries that cause them call ``announce``; the public state keeps the
 last few (``announcements``: a running number and the items), the board screen shows each new one once
 as a large overlay (templates/dune/announcements.html, static/announce.js) and may speak it.
 
@@ -11,11 +11,15 @@ from .rules.factions import faction_name
 KEEP = 5  # the items the state keeps (the board screen shows only those newer than it has seen)
 
 
-def announce(state: dict, kind: str, title: str, text: str = "", speech: str | None = None) -> None:
+def announce(state: dict, kind: str, title: str, text: str = "", speech: str | None = None,
+             lines: list[str] | None = None) -> None:
+    """``lines``: shown one per line instead of ``text`` (a battle's two plans, each side's losses)."""
     a = state.setdefault("announcements", {"seq": 0, "items": []})
     a["seq"] += 1
     item = {"id": a["seq"], "turn": state.get("turn"), "kind": kind, "title": title, "text": text,
             "speech": speech or " ".join(x for x in (title, text) if x)}
+    if lines:
+        item["lines"] = list(lines)
     a["items"] = (a["items"] + [item])[-KEEP:]
 
 
@@ -62,19 +66,78 @@ def worm(state: dict, territory: str | None, devoured: dict, nexus: bool) -> Non
                  "Nexus! Alliances may be made and broken now.")
 
 
-def battle_revealed(state: dict, b: dict, outcome) -> None:
-    sides = " vs ".join(faction_name(f) for f in b["sides"])
-    totals = ", ".join(f"{faction_name(f)} {(outcome.totals if outcome else {}).get(f, '?')}" for f in b["sides"])
+def plan_line(f: str, plan: dict, total, kh: bool = False) -> str:
+    """'Harkonnen 9: Feyd-Rautha · dial 3 · Crysknife · no defense': one side's revealed plan (its total
+    first), as the room reads it."""
+    fighter = plan.get("leader") or ("Cheap Hero" if plan.get("cheap_hero") else "no leader")
+    if kh and f == "atreides":
+        fighter += " + Kwisatz Haderach"
+    dial = plan.get("forces", 0) + plan.get("starred", 0)
+    bits = [fighter, f"dial {dial}" + (f" ({plan.get('starred')} starred)" if plan.get("starred") else ""),
+            plan.get("weapon") or "no weapon", plan.get("defense") or "no defense"]
+    return f"{faction_name(f)} {total if total is not None else '?'}: {' · '.join(bits)}"
+
+
+def _result(outcome) -> str:
     if outcome is None:
-        result = "the table works out the outcome"
-    elif outcome.winner:
-        result = f"{faction_name(outcome.winner)} win"
-    elif outcome.explosion:
-        result = "Lasgun and shield: everything explodes"
+        return "the table works out the outcome"
+    if outcome.winner:
+        return f"{faction_name(outcome.winner)} win"
+    if outcome.explosion:
+        return "Lasgun and shield: everything explodes"
+    return "no winner yet"
+
+
+def battle_revealed(state: dict, b: dict, outcome) -> None:
+    """Both plans, side by side, for the room: the board screen shows them first (the phones show the same
+    revision's outcome card as it does)."""
+    sides = " vs ".join(faction_name(f) for f in b["sides"])
+    totals = (outcome.totals if outcome else {})
+    lines = [plan_line(f, b["plans"].get(f) or {}, totals.get(f), b.get("kh")) for f in b["sides"]]
+    summary = ", ".join(f"{faction_name(f)} {totals.get(f, '?')}" for f in b["sides"])
+    result = _result(outcome)
+    announce(state, "battle", f"Battle in {b['territory']}: {sides}", f"Plans revealed: {summary}. {result}.",
+             f"Battle in {b['territory']}. " + ". ".join(x.replace(" · ", ", ") for x in lines) + f". {result}.",
+             lines=lines + [f"{result[0].upper()}{result[1:]}."])
+
+
+def traitor_called(state: dict, b: dict, caller: str, side: str, leader: str, outcome) -> None:
+    opponent = next(f for f in b["sides"] if f != side)
+    who = faction_name(caller) + (f" (for {faction_name(side)})" if caller != side else "")
+    text = f"{who} call {leader}, the {faction_name(opponent)} leader, a traitor in {b['territory']}."
+    result = _result(outcome)
+    announce(state, "traitor", f"Traitor! {leader}", f"{text} {result[0].upper() + result[1:]}.",
+             f"Traitor! {text} {result}.")
+
+
+def battle_outcome(state: dict, b: dict, o: dict) -> None:
+    """The applied outcome: who won, what each side lost, the spice paid and taken."""
+    where = b["territory"]
+    if o.get("winner"):
+        title = f"{faction_name(o['winner'])} win in {where}"
+    elif o.get("explosion"):
+        title = f"Explosion in {where}"
     else:
-        result = "no winner yet"
-    announce(state, "battle", f"Battle in {b['territory']}: {sides}", f"Plans revealed: {totals}. {result}.",
-             f"Battle in {b['territory']}. {totals}. {result}.")
+        title = f"No winner in {where}"
+    killed = set(o.get("leaders_killed") or [])
+    lines = []
+    for f in b["sides"]:
+        lost = (o.get("forces_lost") or {}).get(f) or {}
+        n, st = lost.get("forces", 0), lost.get("starred", 0)
+        bits = []
+        if n + st:
+            bits.append(f"{n + st} force{'s' if n + st != 1 else ''}" + (f" ({st} starred)" if st else ""))
+        leader = (b["plans"].get(f) or {}).get("leader")
+        if leader and leader in killed:
+            bits.append(leader)
+        paid = (o.get("spice_paid") or {}).get(f)
+        line = f"{faction_name(f)} lose {' and '.join(bits)}" if bits else f"{faction_name(f)} lose nothing"
+        if paid:
+            line += f"; pay {paid} spice"
+        if f == o.get("winner") and o.get("spice_to_winner"):
+            line += f"; take {o['spice_to_winner']} spice"
+        lines.append(line)
+    announce(state, "outcome", title, ". ".join(lines) + ".", f"{title}. " + ". ".join(lines) + ".", lines=lines)
 
 
 def won(state: dict, summary: str) -> None:

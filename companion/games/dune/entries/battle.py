@@ -302,6 +302,11 @@ def battle_traitor(ctx: Ctx, state: dict, p: BattleTraitor) -> None:
         b.setdefault("traitor_by", {})[side] = p.faction
     b["confirmed"] = []
     b["outcome"] = None
+    try:
+        result = outcome_of(state, b)
+    except RuleViolation:
+        result = None
+    announce.traitor_called(state, b, p.faction, side, leader, result)
 
 
 @action("battle.confirm", BattleConfirm, public=("battle", "faction"),

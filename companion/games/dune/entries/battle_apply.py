@@ -10,6 +10,7 @@ from pydantic import Field
 from ..rules import battle as rules
 from ..rules.errors import hard
 from ..state import remove_forces
+from .. import announce
 from . import Ctx, FactionId, Payload, action
 from .battle import KH_NAME, RULE, BattleId, _only_sides, find_battle, kh_record, name, outcome_of
 from .bookkeeping import add_spice, return_captives
@@ -172,3 +173,4 @@ def battle_apply(ctx: Ctx, state: dict, p: BattleApply) -> None:
                  ] + notes
     if notes:
         ctx.summary = _apply_summary(p) + "; " + "; ".join(notes)
+    announce.battle_outcome(state, b, o)
