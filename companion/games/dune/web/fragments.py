@@ -71,18 +71,6 @@ def reach(code):
                            only=request.args.get("only"), s=view_for(t.state, role), role=role)
 
 
-@bp.get("/t/<code>/enter")
-def enter(code):
-    """The forms under "Enter by hand" (corrections, rare entries), loaded when the fold is opened."""
-    from .pages import page_context
-    t = table_or_404(code)
-    role = seat_or_join(code)
-    if role in (None, "board"):
-        abort(403)
-    html = render_template("dune/entries.html", **page_context(t, role))
-    return no_store(make_response(html))
-
-
 @bp.get("/t/<code>/battle")
 def battle(code):
     """The seat's battle panel: its battles, a live dial control and its karama options."""

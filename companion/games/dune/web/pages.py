@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, has_request_context, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, has_request_context, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from .... import games
@@ -12,10 +12,11 @@ from ....table.service import EntryError
 from ....table.views import view_for
 from ....web import auth
 from ....web.api import announce, join_url
-from ....web.pages import lan_context, no_store, render_start, tables
+from ....web.pages import lan_context, no_store, render_start, seat_or_join, tables
 from ..rules.board import load_board
 from ..rules.factions import KISS_FACTION_IDS, faction_name
 from ..state import PHASES
+from .guard import dune_table_or_404
 
 bp = Blueprint("dune_pages", __name__)
 
@@ -241,3 +242,14 @@ def _addon_karamas(s: dict, role: str) -> dict:
 def _leader_skill_names() -> list[str]:
     from ..rules.choam import skill_names  # the CHOAM & Richese Leader Skill deck (data/leader_skills.json)
     return skill_names()
+
+
+@bp.get("/t/<code>/enter")
+def enter(code):
+    """The forms under "Enter by hand" (corrections, rare entries), loaded when the fold is opened."""
+    t = dune_table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board"):
+        abort(403)
+    html = render_template("dune/entries.html", **page_context(t, role))
+    return no_store(make_response(html))
