@@ -87,6 +87,8 @@ def test_host_creates_two_phones_join_and_stay_in_sync(server, browser):
     seen_spice = time.monotonic() - t0
 
     # -- phone A sets the storm through the Storm form; B's storm sector follows -------------------
+    # (a person's next tap comes after the double-tap guard of the answer just swapped in)
+    a.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
     a.locator("#enter > summary").tap()
     a.locator("summary", has_text="Storm sector").tap()
     storm_form = a.locator("form:has(input[name='type'][value='storm.set'])")
