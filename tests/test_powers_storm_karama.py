@@ -32,28 +32,29 @@ def ecaz_table(client, places=(("Arrakeen", "Fremen"), ("Carthag", "Tleilaxu"), 
 
 
 STORM_CASES = [
-    # (what the rule says, Family Atomics played?, storm start, move, strongholds whose Ambassador goes home)
+    # (what the rule says, Family Atomics played?, storm start, storm card, strongholds whose Ambassador goes home)
     ("the Shield Wall stands: the storm never reaches Arrakeen or Carthag", False, 7, 3, []),
-    ("the wall is down: passing over Arrakeen (sector 9) returns its Ambassador", True, 7, 2, ["Arrakeen"]),
-    ("the wall is down: passing over Arrakeen and Carthag (sectors 9, 10)", True, 7, 3, ["Arrakeen", "Carthag"]),
-    ("the wall is down: stopping in Carthag's sector counts", True, 9, 1, ["Carthag"]),
-    ("the wall is down: the storm stops short of Arrakeen", True, 7, 1, []),
-    ("Tuek's Sietch stands on rock: even after Family Atomics the storm leaves it", True, 2, 3, []),
+    ("the wall is down: stopping in Arrakeen's sector (9) returns its Ambassador", True, 7, 2, ["Arrakeen"]),
+    ("the wall is down: passing over Arrakeen and Carthag (9, 10) to sector 11", True, 8, 3, ["Arrakeen", "Carthag"]),
+    ("the wall is down: the storm stops short of Arrakeen (sectors 6, 7)", True, 5, 2, []),
+    ("Tuek's Sietch (sector 4) stands on rock: even after Family Atomics the storm leaves it", True, 2, 3, []),
 ]
 
 
 @pytest.mark.parametrize("why,atomics,start,move,returned", STORM_CASES,
-                         ids=["wall-stands", "arrakeen", "both", "stops-in", "short", "rock"])
+                         ids=["wall-stands", "stops-in", "passes-over", "short", "rock"])
 def test_the_storm_returns_an_exposed_ambassador_to_ecaz_supply(client, why, atomics, start, move, returned):
     """kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game effects like Storm or explosions,
     returning to your supply." An Ambassador stands only in a stronghold: only Arrakeen and Carthag,
     once Family Atomics destroys the Shield Wall, lie where the storm kills."""
     t = ecaz_table(client)
     ok(client, t, type="storm.set", sector=start)
-    ok(client, t, type="storm.draw", card=max(move, 2), override=True, reason="drawn at the table")
+    ok(client, t, type="storm.draw", card=move, override=True, reason="drawn at the table")
     if atomics:
         ok(client, t, "atreides", type="atomics.family", faction="atreides")
-    ok(client, t, type="storm.move", sectors=move, override=True, reason="the storm card says so")
+    preview = state(client, t.code, t.token("harkonnen"))["storm_phase"]["preview"]
+    assert preview["ambassadors_lost"] == returned  # the table sees it coming, as it sees the losses
+    ok(client, t, type="storm.move", sectors=move)
     s = host_state(client, t)
     markers = s["board"].get("markers", {})
     for territory in ("Arrakeen", "Carthag", "Tuek's Sietch"):
