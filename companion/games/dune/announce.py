@@ -41,15 +41,21 @@ def losses(killed: dict) -> str:
     return ", ".join(parts)
 
 
-def storm_moved(state: dict, start: int, move: int, end: int, killed: dict, spice_removed: dict) -> None:
+def storm_moved(state: dict, start: int, move: int, end: int, killed: dict, spice_removed: dict,
+                ambassadors=()) -> None:
     dead = losses(killed)
     spice = sum(spice_removed.values())
     bits = [f"Killed: {dead}." if dead else "Nobody caught in it."]
     if spice:
         bits.append(f"{spice} spice blown away.")
+    back = f"The Ambassador in {' and in '.join(ambassadors)} returns to Ecaz's supply." if ambassadors else ""
+    if back:
+        bits.append(back)
     speech = f"Storm moves {move} sectors, to sector {end}."
     if dead:
         speech += f" It kills {dead}."
+    if back:
+        speech += " " + back
     if "fremen" in state.get("factions_present", []):
         speech += " Fremen, look at the next storm card."
     announce(state, "storm", f"Storm moves {move}: sector {start} → {end}", " ".join(bits), speech)

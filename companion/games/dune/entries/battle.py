@@ -336,26 +336,32 @@ def ecaz_help(state: dict, b: dict) -> dict | None:
 def outcome_of(state: dict, b: dict) -> rules.Outcome:
     """The outcome the rules give for a revealed battle, from the table's forces present."""
     present_ = fighters(state, b["territory"])
-    return rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
+    out = rules.outcome(b["plans"], b["aggressor"], territory=b["territory"], traitors=b["traitors"],
                          kh=b["kh"], forces_present={f: present_.get(f, {"forces": 0, "starred": 0})
                                                      for f in b["sides"]},
                          no_starred_bonus=stopped_starred(b), ecaz=ecaz_help(state, b),
-                         facedancers=[f for f in b["sides"]
-                                      if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f],
+                         facedancers=[] if "facedancers" in (b.get("karama") or {}) else
+                         [f for f in b["sides"] if f == "tleilaxu" or state["alliances"].get("tleilaxu") == f],
                          leader_gap=list(b.get("special_karama") or ()),
                          keeps_one=[f for f in b["sides"] if state["alliances"].get("moritani") == f])
+    stopper = (b.get("karama") or {}).get("facedancers")
+    if stopper and out.leaders_killed:  # karama-tleilaxu: the killed leaders add nothing to either side
+        out.say(f"{name(stopper)} played a Karama: no Facedancers in this battle, the killed leaders add nothing.",
+                POWER_RULE["facedancers"])
+    return out
 
 
 # -- battle powers: what Prescience, the Voice and a Karama recorded, for the plans ------------------
 
 
 POWER_OWNER = {"prescience": "atreides", "voice": "bg", "kh": "atreides", "sardaukar": "emperor",
-               "fedaykin": "fremen", "capture": "harkonnen"}
+               "fedaykin": "fremen", "facedancers": "tleilaxu", "capture": "harkonnen"}
 POWER_NAME = {"prescience": "Prescience", "voice": "Voice", "kh": "the Kwisatz Haderach",
-              "sardaukar": "the Sardaukar bonus", "fedaykin": "the Fedaykin bonus",
+              "sardaukar": "the Sardaukar bonus", "fedaykin": "the Fedaykin bonus", "facedancers": "the Facedancers",
               "capture": "the Harkonnen capture"}
 POWER_RULE = {"prescience": "karama-atreides", "voice": "karama-bg", "kh": "karama-atreides",
-              "sardaukar": "karama-emperor", "fedaykin": "karama-fremen", "capture": "karama-harkonnen"}
+              "sardaukar": "karama-emperor", "fedaykin": "karama-fremen",
+              "facedancers": "karama-tleilaxu", "capture": "karama-harkonnen"}
 OWN_SIDE_ONLY = ("kh", "sardaukar", "fedaykin", "capture")  # powers used only in the owner's own battle
 # a Karama on the capture may wait until the Harkonnen have won (the others stop a power before plans show)
 AFTER_REVEAL = ("capture",)

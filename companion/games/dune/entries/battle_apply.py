@@ -13,7 +13,7 @@ from ..state import remove_forces
 from .. import announce
 from . import Ctx, FactionId, Payload, action
 from .battle import KH_NAME, RULE, BattleId, _only_sides, find_battle, kh_record, name, outcome_of
-from .bookkeeping import add_spice, return_captives
+from .bookkeeping import add_spice, ambassador_home, return_captives
 
 
 class Adjust(Payload):
@@ -61,24 +61,9 @@ def _explode(state: dict, territory: str) -> dict:
         spice = state["board"]["spice"].pop(piece, 0)
         if spice:
             taken["spice"] = taken.get("spice", 0) + spice
-    if _ambassador_home(state, territory):
+    if ambassador_home(state, territory):
         taken["ambassador"] = 1
     return taken
-
-
-def _ambassador_home(state: dict, territory: str) -> bool:
-    """kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game effects like Storm or explosions,
-    returning to your supply." The face-down Ambassador in the territory goes back to Ecaz's supply
-    (which one it was stays Ecaz's secret)."""
-    here = state["board"].get("markers", {}).get(territory) or {}
-    placed = state["private"].get("ecaz", {}).get("ambassadors_placed", {})
-    if not here.get("ambassador") or territory not in placed:
-        return False
-    state["private"]["ecaz"]["ambassadors"].append(placed.pop(territory))
-    here.pop("ambassador", None)
-    if not here:
-        del state["board"]["markers"][territory]
-    return True
 
 
 def _kill_leader(state: dict, leader: str) -> None:

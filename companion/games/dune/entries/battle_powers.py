@@ -160,7 +160,7 @@ class BattleKarama(Payload):
     type: Literal["battle.karama"]
     battle: str = BattleId
     faction: FactionId
-    power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin", "capture"]
+    power: Literal["prescience", "voice", "kh", "sardaukar", "fedaykin", "facedancers", "capture"]
 
 
 @action("battle.karama", BattleKarama, public=("battle", "faction", "power"),
@@ -172,7 +172,7 @@ def battle_karama(ctx: Ctx, state: dict, p: BattleKarama) -> None:
     rule = POWER_RULE[p.power]
     if p.faction == owner:
         raise hard(f"A Karama cannot stop a faction's own power: {name(owner)} cannot stop their own "
-                   f"{POWER_NAME[p.power]}.", "kiss-karama")
+                   f"{POWER_NAME[p.power].removeprefix('the ')}.", "kiss-karama")
     side = (owner if owner in b["sides"] else None) if p.power in OWN_SIDE_ONLY else power_side(state, b, owner)
     if side is None:
         raise hard(f"{name(owner)} cannot use {POWER_NAME[p.power]} in this battle: there is nothing to stop.", rule)

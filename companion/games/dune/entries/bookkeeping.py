@@ -254,6 +254,22 @@ def _wrap(type_: str, before=None, after=None) -> None:
     at.handler = handler
 
 
+def ambassador_home(state: dict, territory: str) -> bool:
+    """kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game effects like Storm or explosions,
+    returning to your supply." The face-down Ambassador in the territory goes back to Ecaz's supply
+    (which one it was stays Ecaz's secret)."""
+    here = state["board"].get("markers", {}).get(territory) or {}
+    placed = state["private"].get("ecaz", {}).get("ambassadors_placed", {})
+    if not here.get("ambassador") or territory not in placed:
+        return False
+    state["private"]["ecaz"]["ambassadors"].append(placed.pop(territory))
+    here.pop("ambassador", None)
+    if not here:
+        del state["board"]["markers"][territory]
+    return True
+
+
 __all__ = ["present", "resolve_place", "resolve_piece", "name", "add_spice", "find_leader", "return_captives",
            "read_treachery", "treachery_record", "cache_out", "draw_pile", "reshuffle", "draw_cards", "card_name",
-           "discard_card", "play_karama", "kill", "remove_spice", "current_order"]
+           "discard_card", "play_karama", "kill", "remove_spice", "current_order",
+           "ambassador_home"]

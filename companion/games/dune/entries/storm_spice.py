@@ -19,7 +19,7 @@ from ..rules.phases import storm_order
 from ..rules.storm import validate_storm_card
 from .. import announce
 from . import Ctx, FactionId, Payload, action
-from .bookkeeping import _wrap, discard_card, kill, name, present, remove_spice, resolve_place
+from .bookkeeping import _wrap, ambassador_home, discard_card, kill, name, present, remove_spice, resolve_place
 from .moves import position
 
 
@@ -155,7 +155,9 @@ def preview_storm(board: Board, state: dict, sectors: int, adjust: int = 0) -> s
     return storm.storm_effects(board, state["storm"]["sector"], sectors, state["board"]["forces"],
                                state["board"]["spice"], shield_wall_standing=state.get("shield_wall", True),
                                fremen_in_game="fremen" in state["factions_present"], adjust=adjust,
-                               protected_territories=tuple(state.get("token_territories", {})))
+                               protected_territories=tuple(state.get("token_territories", {})),
+                               ambassador_territories=[t for t, m in state["board"].get("markers", {}).items()
+                                                       if m.get("ambassador")])
 
 
 @action("storm.move", StormMove, public=("sectors", "adjust", "weather_control", "faction"), faction_field=None,
@@ -180,8 +182,15 @@ def storm_move(ctx: Ctx, state: dict, p: StormMove) -> None:
     ctx.rules(phase_steps.check_storm_not_moved, state.get("storm_moved"), state["turn"])
     preview = preview_storm(ctx.board, state, p.sectors, p.adjust)
     announce.storm_moved(state, preview.start_sector, p.sectors + p.adjust, preview.end_sector, preview.killed,
-                         preview.spice_removed)
+                         preview.spice_removed, preview.ambassadors_lost)
     kill(state, preview.killed)
+    # "Ambassadors are vulnerable to game effects like Storm [...], returning to your supply": the
+    # history line names the stronghold, never which Ambassador it was (Ecaz's secret)
+    home = [t for t in preview.ambassadors_lost if ambassador_home(state, t)]
+    if home:
+        ctx.summary = (ctx.summary or f"storm moves {p.sectors + p.adjust} sectors"
+                                     + (" (Weather Control)" if p.weather_control else "")) + "; " + "; ".join(
+            f"the Ambassador in {t} returns to Ecaz's supply" for t in home)
     save_fremen(state, preview.saved_fremen)
     remove_spice(state, preview.spice_removed)
     state["storm"]["sector"] = preview.end_sector

@@ -21,6 +21,11 @@ Decisions
   ``saved_fremen`` and stay where they are (the table moves them at the end of the Spice Blow &
   Nexus phase). A Karama can cancel this in one territory (``fremen_karama_territory``).
   Bene Gesserit advisors die like fighters.
+- Ecaz Ambassadors (kiss-rules.txt, Ecaz: "Ambassadors are vulnerable to game effects like Storm or
+  explosions, returning to your supply"): an Ambassador stands only in a stronghold, so only one in
+  Arrakeen or Carthag once Family Atomics has destroyed the Shield Wall can be caught; the storm
+  catches it when it passes over or stops in a sector of that territory (``ambassadors_lost``,
+  from ``ambassador_territories``: where a face-down Ambassador stands, a public fact).
 - Ecological Testing Station (``adjust`` -1/0/+1) changes the storm *move*, not the deck:
   KISS removes the 1 card from the deck, but the token may still turn a 2 into 1 or a 6 into 7,
   and may add to (or subtract from) the turn-1 dial total too. A move below 0 is refused.
@@ -122,6 +127,8 @@ class StormPreview:
     # every exposed board piece (sand, or unshielded Arrakeen/Carthag/Imperial Basin) in the
     # sectors passed, whether or not anything is there
     pieces_hit: tuple[str, ...] = ()
+    # territories whose face-down Ecaz Ambassador the storm sends back to Ecaz's supply
+    ambassadors_lost: tuple[str, ...] = ()
     rules: tuple[str, ...] = ("base-storm", "base-storm-losses")
 
     def total_killed(self) -> int:
@@ -196,6 +203,7 @@ def storm_effects(
     protected_territories: Iterable[str] = (),
     adjust: int = 0,
     fremen_karama_territory: str | None = None,
+    ambassador_territories: Iterable[str] = (),
 ) -> StormPreview:
     """Preview what a storm move of ``move`` (+ ``adjust``) from ``start_sector`` does."""
     if isinstance(start_sector, bool) or not isinstance(start_sector, int) or not 1 <= start_sector <= board.sectors:
@@ -244,6 +252,9 @@ def storm_effects(
         if n and piece_hit(pid):
             removed[pid] = n
 
+    hit_territories = {pid.rpartition("@")[0] for pid in hit}
+    caught = tuple(sorted(set(ambassador_territories) & hit_territories))  # canonical names, as the markers keep
+
     return StormPreview(
         start_sector=start_sector,
         move=eff,
@@ -253,7 +264,9 @@ def storm_effects(
         saved_fremen=saved,
         spice_removed=removed,
         pieces_hit=tuple(hit),
+        ambassadors_lost=caught,
         rules=("base-storm", "base-storm-losses")
         + (("fremen-wormriders",) if saved else ())
+        + (("ecaz-ambassadors",) if caught else ())
         + (("discovery-ecological-testing-station",) if adjust else ()),
     )
