@@ -509,12 +509,22 @@
     carried.asked = true;
     Object.keys(carried.values).forEach(function (k) { e.detail.parameters[k] = carried.values[k]; });
   });
+  // (the panel so loaded is the one its fold shows: its own load-on-first-open, still armed, does nothing)
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var cfg = e.detail.requestConfig, ev = cfg && cfg.triggeringEvent;
+    if (e.detail.elt && e.detail.elt.id === "battle" && e.detail.elt.hasAttribute("data-carried") && ev && ev.type === "toggle") {
+      e.preventDefault();
+    }
+  });
   document.addEventListener("htmx:afterSettle", function (e) {
     var t = e.target;
     if (!carried || !t || !t.id) { return; }
     if (t.id === "view" && !carried.asked && window.htmx) {  // a fold reopened before its trigger was set up
       var box = document.querySelector("#view #battle");
-      if (box && box.getAttribute("hx-get")) { htmx.ajax("GET", box.getAttribute("hx-get"), {source: box, target: box, swap: "innerHTML"}); }
+      if (box && box.getAttribute("hx-get")) {
+        box.setAttribute("data-carried", "");
+        htmx.ajax("GET", box.getAttribute("hx-get"), {source: box, target: box, swap: "innerHTML"});
+      }
       else { carried = null; }
     } else if (t.id === "battle" && carried.asked) {
       var folds = carried.folds;
