@@ -519,10 +519,11 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     var t = e.target;
     if (!carried || !t || !t.id) { return; }
-    if (t.id === "view" && !carried.asked && window.htmx) {  // a fold reopened before its trigger was set up
+    if (t.id === "view" && !carried.asked && !carried.sent && window.htmx) {  // a fold reopened before its trigger was set up
       var box = document.querySelector("#view #battle");
       if (box && box.getAttribute("hx-get")) {
         box.setAttribute("data-carried", "");
+        carried.sent = true;  // (settled once per part of the answer: asked once)
         htmx.ajax("GET", box.getAttribute("hx-get"), {source: box, target: box, swap: "innerHTML"});
       }
       else { carried = null; }
