@@ -286,6 +286,81 @@ def test_typing_while_another_phone_makes_changes_keeps_value_and_focus(server, 
     g.close()
 
 
+def test_the_dial_typed_survives_the_refresh_another_phone_caused(server, browser):
+    """The held refresh lands once the player leaves the dial field: the battle panel comes back with
+    what they typed and its dial worked out again for the new table, never empty in between."""
+    from playwright.sync_api import expect
+    g = Game(server, browser)
+    A = g.join("atreides")
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+    g.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=5)   # 15 there
+    g.act(type="phase.set", turn=1, phase="battle")
+    g.settle()
+    g.tap(A.locator("#battle-more > summary"), request=False)
+    want = A.locator("#battle input[name='want']")
+    expect(want).to_be_visible()
+    want.tap()
+    A.keyboard.type("9", delay=180)
+    expect(A.locator("#dial-strength")).to_have_text("9")
+    expect(A.locator("#dial-best")).to_contain_text("the 15 you have here")
+    # another phone brings two more Atreides forces to Arrakeen while the player is in the field
+    g.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=2)
+    A.wait_for_timeout(900)
+    expect(want).to_have_value("9")
+    # from here on, every state of #battle the phone paints is recorded: it must never lose the value
+    A.evaluate("""() => { window.__lost = [];
+      new MutationObserver(() => { const w = document.querySelector('#battle input[name="want"]');
+        if (!w || w.value !== '9') { window.__lost.push(w ? 'want=' + w.value : 'no field'); } })
+        .observe(document.getElementById('app') || document.body, {childList: true, subtree: true}); }""")
+    A.locator("#battle-more > summary").evaluate("e => e.focus()")   # the player leaves the field
+    g.settle()
+    expect(A.locator("#dial-best")).to_contain_text("the 17 you have here")   # worked out for the new table
+    expect(A.locator("#battle-more")).to_have_attribute("open", "")
+    expect(want).to_have_value("9")
+    expect(A.locator("#dial-strength")).to_have_text("9")
+    A.wait_for_function(IDLE)
+    assert A.evaluate("window.__lost") == []
+    A.locator("#dial-form").evaluate("e => e.scrollIntoView({block: 'start'})")
+    A.screenshot(path=str(SHOTS / "phone-dial-kept.png"))
+    g.close()
+
+
+def test_the_dial_typed_before_the_battle_phase_survives_a_refresh_too(server, browser):
+    """Outside the Battle phase the panel sits in its own fold (#battle-details): the same holds there."""
+    from playwright.sync_api import expect
+    g = Game(server, browser)
+    A = g.join("atreides")
+    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+    g.act(type="phase.set", turn=1, phase="shipment_movement")
+    g.settle()
+    g.tap(A.locator("#battle-details > summary"))
+    want = A.locator("#battle input[name='want']")
+    expect(want).to_be_visible()
+    want.tap()
+    A.keyboard.type("7", delay=180)
+    expect(A.locator("#dial-best")).to_contain_text("the 10 you have here")
+    g.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=2)
+    A.wait_for_timeout(900)
+    A.locator("#battle-details > summary").evaluate("e => e.focus()")   # the player leaves the field
+    g.settle()
+    expect(A.locator("#dial-best")).to_contain_text("the 12 you have here")
+    expect(A.locator("#battle-details")).to_have_attribute("open", "")
+    expect(want).to_have_value("7")
+    expect(A.locator("#dial-strength")).to_have_text("7")
+    A.wait_for_function(IDLE)
+    # closing and opening the fold again shows the same panel, not a new empty one
+    A.locator("#battle-details > summary").click()
+    A.locator("#battle-details > summary").click()
+    A.wait_for_timeout(400)
+    A.wait_for_function(IDLE)
+    expect(want).to_have_value("7")
+    g.close()
+
+
 def test_next_phase_is_refused_with_the_missing_step_named(server, browser):
     from playwright.sync_api import expect
     g = Game(server, browser)

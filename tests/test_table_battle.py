@@ -129,6 +129,25 @@ def test_battle_panel_shows_strength_and_cost(app, client, table6, seat, query, 
     assert dial_numbers(r.get_data(as_text=True)) == (strength, cost)
 
 
+@pytest.mark.parametrize("query, territory, opponent, want, strength", [
+    # what a phone carries over a refresh: still fought there, so dialled again for the new table
+    ({"territory": "Arrakeen", "opponent": "emperor", "want": "6"}, "Arrakeen", "emperor", "6", 6),
+    # a territory no longer fought: the first battle, and what was dialled for it dropped
+    ({"territory": "Carthag", "opponent": "harkonnen", "want": "6"}, "Arrakeen", "harkonnen", "", 0),
+    # an opponent no longer there: the first one, the dial kept
+    ({"territory": "Arrakeen", "opponent": "fremen", "forces": "3"}, "Arrakeen", "harkonnen", "", 3),
+])
+def test_battle_panel_carried_over_a_change(app, client, table6, query, territory, opponent, want, strength):
+    t = table6
+    ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=5)
+    ok(client, t, type="forces.place", faction="emperor", territory="Arrakeen", forces=2)
+    html = join_seat(app, t.code, "atreides").get(f"/t/{t.code}/battle", query_string=query).get_data(as_text=True)
+    assert re.search(rf"<option selected>{territory}</option>", html), html
+    assert re.search(rf'<option value="{opponent}" selected>', html), html
+    assert re.search(rf'name="want" [^>]*value="{want}"', html), html
+    assert dial_numbers(html)[0] == strength
+
+
 def test_battle_panel_is_private_to_its_seat(app, client, table6):
     t = table6
     ok(client, t, type="forces.place", faction="harkonnen", territory="Arrakeen", forces=5)

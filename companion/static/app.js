@@ -475,3 +475,64 @@
   document.addEventListener("DOMContentLoaded", update);
   document.addEventListener("htmx:afterSettle", update);
 })();
+
+// The battle panel loads by itself into the view (#battle): a refresh from another phone brings a
+// new, empty one. What the player had in its dial calculator is carried over: the old panel stays on
+// screen (values and all) until the new one, asked for with those values, is in; its folds stay as
+// they were. (Their own change of territory or opponent re-renders the panel with the form anyway.)
+(function () {
+  "use strict";
+  var carried = null;   // {values, nodes, folds} from the panel being replaced, until the new one asks
+  function foldOpen(el) { var d = el.parentElement && el.parentElement.closest("details"); return !d || d.open; }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "view" || !e.detail.shouldSwap) { return; }
+    carried = null;
+    var box = document.querySelector("#view #battle"), form = box && box.querySelector("#dial-form");
+    if (!form || !foldOpen(box)) { return; }
+    var values = {}, folds = {};
+    Array.prototype.forEach.call(form.querySelectorAll("input[name], select[name]"), function (i) {
+      if (i.type !== "hidden" && i.value !== "") { values[i.name] = i.value; }
+    });
+    Array.prototype.forEach.call(box.querySelectorAll("details[class]"), function (d) { folds[d.className] = d.open; });
+    carried = {values: values, nodes: Array.prototype.slice.call(box.childNodes), folds: folds, asked: false};
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!carried || !carried.nodes || !e.detail.target || e.detail.target.id !== "view") { return; }  // (once: oob parts too)
+    var box = document.querySelector("#view #battle");
+    if (!box || !foldOpen(box)) { carried = null; return; }
+    box.innerHTML = "";
+    carried.nodes.forEach(function (n) { box.appendChild(n); });  // nothing flashes empty meanwhile
+    carried.nodes = null;
+  });
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!carried || carried.asked || !e.detail.elt || e.detail.elt.id !== "battle") { return; }
+    carried.asked = true;
+    Object.keys(carried.values).forEach(function (k) { e.detail.parameters[k] = carried.values[k]; });
+  });
+  // (the panel so loaded is the one its fold shows: its own load-on-first-open, still armed, does nothing)
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var cfg = e.detail.requestConfig, ev = cfg && cfg.triggeringEvent;
+    if (e.detail.elt && e.detail.elt.id === "battle" && e.detail.elt.hasAttribute("data-carried") && ev && ev.type === "toggle") {
+      e.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var t = e.target;
+    if (!carried || !t || !t.id) { return; }
+    if (t.id === "view" && !carried.asked && !carried.sent && window.htmx) {  // a fold reopened before its trigger was set up
+      var box = document.querySelector("#view #battle");
+      if (box && box.getAttribute("hx-get")) {
+        box.setAttribute("data-carried", "");
+        carried.sent = true;  // (settled once per part of the answer: asked once)
+        htmx.ajax("GET", box.getAttribute("hx-get"), {source: box, target: box, swap: "innerHTML"});
+      }
+      else { carried = null; }
+    } else if (t.id === "battle" && carried.asked) {
+      var folds = carried.folds;
+      carried = null;
+      Array.prototype.forEach.call(t.querySelectorAll("details[class]"), function (d) {
+        if (folds.hasOwnProperty(d.className)) { d.open = folds[d.className]; }
+      });
+    }
+  });
+})();

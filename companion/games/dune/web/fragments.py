@@ -83,16 +83,20 @@ def battle(code):
     with t.lock:
         state = t.state
         battles = battles_for(state, load_board(), role)
-        territory = request.args.get("territory") or (battles[0]["territory"] if battles else None)
-        here = next((b for b in battles if b["territory"] == territory), None)
+        territory = request.args.get("territory")
+        # a territory carried over from before a change may be fought out by now: the first battle then
+        here = next((b for b in battles if b["territory"] == territory), battles[0] if battles else None)
+        # ...and what was dialled for it is dropped with it
+        args = request.args if not territory or (here and here["territory"] == territory) else {}
         dial = None
         error = None
         if here:
-            opponent = request.args.get("opponent") or here["opponents"][0]
+            opponent = request.args.get("opponent")
+            opponent = opponent if opponent in here["opponents"] else here["opponents"][0]
             try:
-                forces = int(request.args.get("forces") or 0)
-                starred = int(request.args.get("starred") or 0)
-                want = request.args.get("want")
+                forces = int(args.get("forces") or 0)
+                starred = int(args.get("starred") or 0)
+                want = args.get("want")
                 want = int(want) if want not in (None, "", "0") else None  # 0: no strength asked for
             except ValueError:
                 forces = starred = 0
@@ -118,7 +122,7 @@ def battle(code):
         fighting = any(b["turn"] == state["turn"] and role in b["sides"] and b["status"] != "applied"
                        for b in state.get("battles", []))
     html = render_template("dune/battle.html", code=t.code, role=role, battles=battles, here=here, in_phase=in_phase, fighting=fighting,
-                           opponent=opponent, dial=dial, error=error, karama=options, args=request.args)
+                           opponent=opponent, dial=dial, error=error, karama=options, args=args)
     return no_store(make_response(html))
 
 
