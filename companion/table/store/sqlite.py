@@ -485,8 +485,9 @@ class SQLiteStore(SQLiteFiles, Store):
             return
         conn, ticks = None, None
         try:
-            conn = self._watch_connection()
-            ticks = self._ticks(conn)
+            if self._writable():  # (never a connection opened on files it cannot write: see _watch)
+                conn = self._watch_connection()
+                ticks = self._ticks(conn)
         except (sqlite3.Error, StorageUnavailable) as exc:  # the watcher retries until the storage is back
             log.warning("store watcher could not start yet: %s", exc)
             if conn is not None:
@@ -511,25 +512,29 @@ class SQLiteStore(SQLiteFiles, Store):
         while not self._closed.wait(self.poll_interval if conn is not None else 1.0):
             try:
                 if conn is None:
+                    if not self._writable():
+                        # a connection opened on files this process cannot write would keep the
+                        # next ones read-only (SQLite shares its journal index per file): no write
+                        # could land after the folder is writable again, until a restart
+                        continue
                     conn = self._watch_connection()
                     version = None
                     if ticks is None:
                         ticks = self._ticks(conn)
                 v = conn.execute("PRAGMA data_version").fetchone()[0]
-                if v == version:
-                    continue
-                version = v
-                rows = conn.execute("SELECT table_code, seq, tick FROM heads WHERE tick > ? ORDER BY tick",
-                                    (ticks[0],)).fetchall()
-                for code, seq, t in rows:
-                    ticks[0] = max(ticks[0], t)
-                    self._publish(code, seq)
-                rows = conn.execute("SELECT table_code, tick FROM seat_heads WHERE tick > ? ORDER BY tick",
-                                    (ticks[1],)).fetchall()
-                for code, t in rows:
-                    ticks[1] = max(ticks[1], t)
-                    self._publish_seats(code)
-                if self._in_fault:  # not held open through a fault (see ``_read``)
+                if v != version:
+                    version = v
+                    rows = conn.execute("SELECT table_code, seq, tick FROM heads WHERE tick > ? ORDER BY tick",
+                                        (ticks[0],)).fetchall()
+                    for code, seq, t in rows:
+                        ticks[0] = max(ticks[0], t)
+                        self._publish(code, seq)
+                    rows = conn.execute("SELECT table_code, tick FROM seat_heads WHERE tick > ? ORDER BY tick",
+                                        (ticks[1],)).fetchall()
+                    for code, t in rows:
+                        ticks[1] = max(ticks[1], t)
+                        self._publish_seats(code)
+                if self._in_fault:  # not held open through a fault (see ``_read``), changed or not
                     conn.close()
                     conn = None
             except (sqlite3.Error, StorageUnavailable) as exc:
