@@ -58,6 +58,19 @@ class Game:
     def state(self) -> dict:
         return self.server.request("GET", f"/api/tables/{self.code}/state", token=self.host)[1]
 
+    def setup_done(self):
+        """The Fremen and the Bene Gesserit have placed their starting forces (the host enters it)."""
+        self.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+        self.act(type="setup.bg", faction="bg", territory="Polar Sink")
+
+    def battle_in_arrakeen(self):
+        """Harkonnen 3 and Atreides 15 in Arrakeen, in turn 1's Battle phase, the phones current."""
+        self.setup_done()
+        self.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
+        self.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=5)   # 15 there
+        self.act(type="phase.set", turn=1, phase="battle")
+        self.settle()
+
     def act(self, **entry):
         entry["revision"] = self.state()["revision"]
         status, body = self.server.request("POST", f"/api/tables/{self.code}/actions", entry, self.host)
@@ -218,8 +231,7 @@ def test_a_refusal_shows_in_place_with_the_values_kept_and_the_override_beside_i
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.setup_done()
     g.act(type="phase.set", turn=1, phase="shipment_movement")
     g.act(type="storm.set", sector=9)   # the storm over Arrakeen's sector: shipping there is refused
     g.settle()
@@ -255,12 +267,7 @@ def test_typing_while_another_phone_makes_changes_keeps_value_and_focus(server, 
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
-    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
-    g.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=5)   # 15 there
-    g.act(type="phase.set", turn=1, phase="battle")
-    g.settle()
+    g.battle_in_arrakeen()
     # in the Battle phase the battle to fight comes first; the dial calculator is folded below it
     g.tap(A.locator("#battle-more > summary"), request=False)
     want = A.locator("#battle input[name='want']")
@@ -292,12 +299,7 @@ def test_the_dial_typed_survives_the_refresh_another_phone_caused(server, browse
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
-    g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
-    g.act(type="forces.place", faction="atreides", territory="Arrakeen", forces=5)   # 15 there
-    g.act(type="phase.set", turn=1, phase="battle")
-    g.settle()
+    g.battle_in_arrakeen()
     g.tap(A.locator("#battle-more > summary"), request=False)
     want = A.locator("#battle input[name='want']")
     expect(want).to_be_visible()
@@ -332,8 +334,7 @@ def test_the_dial_typed_before_the_battle_phase_survives_a_refresh_too(server, b
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.setup_done()
     g.act(type="forces.place", faction="harkonnen", territory="Arrakeen", forces=3)
     g.act(type="phase.set", turn=1, phase="shipment_movement")
     g.settle()
@@ -365,8 +366,7 @@ def test_next_phase_is_refused_with_the_missing_step_named(server, browser):
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.setup_done()
     g.settle()
     expect(A.locator("#now button.next")).to_contain_text("Spice Blow")
     g.tap(A.locator("#now button.next"))
@@ -385,8 +385,7 @@ def test_the_map_picker_on_a_390px_phone(server, browser):
     from playwright.sync_api import expect
     g = Game(server, browser)
     A = g.join("atreides")
-    g.act(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
-    g.act(type="setup.bg", faction="bg", territory="Polar Sink")
+    g.setup_done()
     g.act(type="phase.set", turn=1, phase="shipment_movement")
     g.settle()
     # my stacks are marked on the map; the shipment's legal places are lit before any pick
