@@ -2,12 +2,14 @@
 
     python benchmarks/bench_load.py [--tables 50] [--phones 6] [--every 3] [--duration 60]
                                     [--fetch phone|json|view] [--idle 1000] [--processes 1]
-                                    [--database postgresql://...] [--gc tuned|default]
+                                    [--database postgresql://...] [--route table|spread] [--gc tuned|default]
                                     [--export benchmarks/midgame_6f.json | --fresh]
+                                    [--profile [--profile-dir DIR]]
 
 Starts the real server (``python -m companion``) on free 127.0.0.1 ports with a temporary data
-folder (``--processes 2``: two servers on the same data folder, or on the same ``--database``,
-and this client spreads the phones and writers over both, round-robin), with
+folder (``--processes 2``: two servers on the same data folder, or on the same ``--database``;
+``--route table``, the default, puts every phone of a table on one of them, as a proxy that hashes
+on the table's code does (docs/deploy.md), ``--route spread`` spreads them phone by phone), with
 ``COMPANION_METRICS=1`` so each server times its garbage collections (``GET /debug/metrics``).
 This script is the client, in its own process, on asyncio + aiohttp.
 
@@ -69,6 +71,7 @@ except ImportError:  # pragma: no cover - a note for whoever runs it
     raise SystemExit("bench_load.py needs aiohttp: pip install aiohttp (it is in the [test] extra)")
 
 from phones import PagePhone, read_changes  # noqa: E402
+from profile_server import Sampler, available as profiler_available  # noqa: E402
 
 
 def free_port() -> int:
@@ -326,9 +329,12 @@ async def part1(run: Run, args, procs) -> dict:
         phones: list = []
         k = 0
         kind_of_phone = PagePhone if args.fetch == "phone" else Phone
-        for t in tables:
+        for n, t in enumerate(tables):
             for f in FACTIONS[:args.phones]:
-                phones.append(kind_of_phone(run, run.url(k), t["table"], f, t["seats"][f]))
+                # --route table: every phone of a table on one process (a proxy hashing on the table's
+                # code); spread: phone after phone round-robin (a proxy with no affinity)
+                phones.append(kind_of_phone(run, run.url(n if args.route == "table" else k), t["table"], f,
+                                            t["seats"][f]))
                 k += 1
         tasks = [asyncio.ensure_future(p.main()) for p in phones]
         try:
@@ -361,6 +367,13 @@ async def part1(run: Run, args, procs) -> dict:
         rss_peak = [0.0] * len(procs)
         lags: list[float] = []
         client_cpu0 = time.process_time()
+        samplers = []
+        if args.profile:
+            Path(args.profile_dir).mkdir(parents=True, exist_ok=True)
+            for i, p in enumerate(procs):
+                s = Sampler(p.pid, max(1.0, args.duration - 2), Path(args.profile_dir) / f"profile-{i + 1}.txt")
+                s.start()
+                samplers.append(s)
         while time.perf_counter() < t_end:
             for _ in range(20):  # how late this client's own event loop wakes up (its own delay)
                 t0 = time.perf_counter()
@@ -392,7 +405,11 @@ async def part1(run: Run, args, procs) -> dict:
                 visible.append(seen - t0)
     if missed:
         run.error(f"{missed} changes never became visible on a phone")
-    return {"entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
+    profiles = []
+    for s in samplers:
+        err = s.wait()
+        profiles.append([f"  (no profile: {err})"] if err else s.report())
+    return {"profiles": profiles, "entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
             "lag": lags, "client_cpu": client_cpu, "fetches": fetches, "fetch_bytes": fetch_bytes,
             "metrics": metrics, "n_entries": len(entries)}
 
@@ -403,7 +420,8 @@ def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
         if m is None:
             out.append(f"  GC pauses, process {i + 1}    (no /debug/metrics answer)")
             continue
-        pauses = m["gc"]["pauses"]
+        pauses = [(p[0], p[1], p[2]) for p in m["gc"]["pauses"]]
+        cpu = [p[3] for p in m["gc"]["pauses"] if len(p) > 3]
         by_gen = {g: [s for _, gg, s in pauses if gg == g] for g in (0, 1, 2)}
         parts = []
         for g, xs in by_gen.items():
@@ -417,6 +435,10 @@ def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
         out.append(f"  GC pauses, process {i + 1}    {'; '.join(parts)}; {total * 1000:.0f} ms in all "
                    f"({total / duration * 100:.1f}% of the time), {long} over 50 ms; thresholds "
                    f"{tuple(m['gc']['thresholds'])}, {m['gc']['frozen']} objects frozen")
+        if cpu:
+            out.append(f"  GC CPU, process {i + 1}       the collecting thread's own CPU time per collection: p50 "
+                       f"{pct(cpu, 50) * 1000:.1f} p99 {pct(cpu, 99) * 1000:.1f} max {max(cpu) * 1000:.1f} ms, "
+                       f"{sum(cpu) * 1000:.0f} ms in all ({sum(cpu) / duration * 100:.1f}% of one core)")
     return out
 
 
@@ -506,7 +528,9 @@ async def amain(args) -> int:
         for port in ports:
             procs.append(start_server(port, data, args))
         backend = "PostgreSQL" if args.database else "SQLite"
-        print(f"Server: {args.processes} process(es) on {backend}, --threads {args.threads}, "
+        route = (f", phones routed {'by table' if args.route == 'table' else 'round-robin'}"
+                 if args.processes > 1 else "")
+        print(f"Server: {args.processes} process(es) on {backend}, --threads {args.threads}{route}, "
               f"{os.cpu_count()} CPU cores on this machine", flush=True)
         run = Run(args, ports)
         load0 = os.getloadavg() if hasattr(os, "getloadavg") else (0, 0, 0)
@@ -534,6 +558,11 @@ async def amain(args) -> int:
                   f"RSS peak {res1['rss'][i]:.0f} MB")
         for line in gc_lines(res1["metrics"], d):
             print(line)
+        for i, lines in enumerate(res1["profiles"]):
+            print(f"  profile of server process {i + 1} (py-spy, {max(1.0, d - 2):g} s; raw stacks in "
+                  f"{Path(args.profile_dir) / f'profile-{i + 1}.txt'}):")
+            for line in lines:
+                print(line)
         print(f"  client CPU               {res1['client_cpu'] * 100:.0f}% of one core; its event loop "
               f"woke late by {figures(res1['lag'])}")
         try:
@@ -585,13 +614,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--idle", type=int, default=1000, help="idle streams in part 2 (default 1000)")
     ap.add_argument("--processes", type=int, default=1, help="server processes on the same store (default 1)")
     ap.add_argument("--database", default=None, help="a PostgreSQL URL (default: SQLite in a temp folder)")
+    ap.add_argument("--route", choices=("table", "spread"), default="table",
+                    help="with --processes 2+: all phones of a table on one process, as a proxy that "
+                         "hashes on the table code does (table, the default), or round-robin (spread)")
     ap.add_argument("--threads", type=int, default=16, help="server worker threads (default 16)")
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
+    ap.add_argument("--profile", action="store_true",
+                    help="sample each server process with py-spy during part 1 and print where its time goes")
+    ap.add_argument("--profile-dir", default=".", help="where the raw py-spy stacks are written (default .)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     args.phones = max(1, min(6, args.phones))
     if not (1 <= args.tables <= 500 and 0 < args.duration <= 900 and 0 <= args.idle <= 20000):
         ap.error("bounded: 1-500 tables, a duration up to 900 s, up to 20000 idle streams")
+    if args.profile and not profiler_available():
+        ap.error("--profile needs py-spy (pip install py-spy, or the project's bench extra)")
     if args.fetch == "state":
         args.fetch = "json"
     random.seed(args.seed)

@@ -74,8 +74,9 @@ def test_rendering_every_seats_pages_leaves_the_table_state_as_it_was(app, clien
     board_token = app.extensions["tables"].spectator_token(code)
     clients = phones(app, code, {"host": made["host_token"], **made["seats"], "board": board_token})
     for role, c in clients.items():
-        for path in ("", "/view", "/board", "/history", "/proposals", "/enter"):
-            r = c.get(f"/t/{code}{path}", headers={"HX-Request": "true", "X-Open-Folds": "enter"} if path == "/view" else {})
+        for path in ("", "/view", "/board", "/history", "/proposals", "/enter", "/ship", "/secrets", "/leaders"):
+            r = c.get(f"/t/{code}{path}", headers={"HX-Request": "true", "X-Open-Folds": "enter,ship-box,secrets,leaders"}
+                      if path == "/view" else {})
             assert r.status_code in (200, 302, 401, 403), (role, path, r.status_code)
     assert client.get(f"/t/{code}/board?fragment=1").status_code == 200
     assert t.state == before

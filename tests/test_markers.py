@@ -64,9 +64,13 @@ def test_owner_phone_shows_its_markers_and_others_only_see_that_one_is_there(app
     act(client, t.code, t.seats["moritani"], type="terror.place", faction="moritani", territory="Carthag",
         token="Sabotage")
     moritani = join_seat(app, t.code, "moritani")
-    html = moritani.get(f"/t/{t.code}/view").get_data(as_text=True)
-    assert "Carthag: <b>Sabotage</b>" in html and "Place face down" in html
+    # "My secrets" loads when opened (and a refresh renders it whole while it is open)
+    for html in (moritani.get(f"/t/{t.code}/secrets").get_data(as_text=True),
+                 moritani.get(f"/t/{t.code}/view", headers={"HX-Request": "true", "X-Open-Folds": "secrets"}
+                              ).get_data(as_text=True)):
+        assert "Carthag: <b>Sabotage</b>" in html and "Place face down" in html
     ecaz = join_seat(app, t.code, "ecaz")
     html = ecaz.get(f"/t/{t.code}/view").get_data(as_text=True)
     assert "Carthag: terror token" in html and "Sabotage" not in html
-    assert "Ambassadors in supply" in html
+    mine = ecaz.get(f"/t/{t.code}/secrets").get_data(as_text=True)
+    assert "Ambassadors in supply" in mine and "Sabotage" not in mine

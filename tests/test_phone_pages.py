@@ -144,7 +144,7 @@ def test_a_styled_404(client):
 def test_ecaz_ambassador_supply_is_ticked_not_typed(app, client):
     t = create_table(client, ["ecaz", "atreides"])
     phone = join_seat(app, t.code, "ecaz")
-    html = phone.get(f"/t/{t.code}").get_data(as_text=True)
+    html = phone.get(f"/t/{t.code}/secrets").get_data(as_text=True)  # "My secrets", loaded when opened
     assert 'type="checkbox" name="ambassadors" value="Ixian"' in html and 'textarea name="ambassadors"' not in html
     rev = state(client, t.code, t.host)["revision"]
     data = [("type", "ambassadors.set"), ("revision", str(rev)), ("faction", "ecaz"), ("ambassadors", ""),
@@ -154,7 +154,7 @@ def test_ecaz_ambassador_supply_is_ticked_not_typed(app, client):
     assert r.status_code == 200
     mine = state(client, t.code, t.host)["factions"]["ecaz"]["private"]["ambassadors"]
     assert sorted(mine) == ["CHOAM", "Ixian"]
-    assert 'value="Ixian" checked' in phone.get(f"/t/{t.code}").get_data(as_text=True)
+    assert 'value="Ixian" checked' in phone.get(f"/t/{t.code}/secrets").get_data(as_text=True)
 
 
 def test_traitors_are_ticked_from_the_leaders_at_the_table(app, client):

@@ -153,9 +153,14 @@ class Table:
             if viewer != "board":
                 assert f'id="my-spice">{host["factions"][viewer]["spice"]}<' in html
                 # "Enter by hand": loaded when opened, and rendered whole by a refresh while it is open
+                # the shipment fold likewise (Shipment & Movement only; another phase says so)
                 for what, r in (("Enter by hand fragment", phone.get(f"/t/{self.code}/enter")),
-                                ("view HTML with Enter by hand open", phone.get(
-                                    f"/t/{self.code}/view", headers={"HX-Request": "true", "X-Open-Folds": "enter"}))):
+                                ("shipment fold", phone.get(f"/t/{self.code}/ship")),
+                                ("My secrets fold", phone.get(f"/t/{self.code}/secrets")),
+                                ("Leaders fold", phone.get(f"/t/{self.code}/leaders")),
+                                ("view HTML with every lazy fold open", phone.get(
+                                    f"/t/{self.code}/view", headers={"HX-Request": "true",
+                                                                     "X-Open-Folds": "enter,ship-box,secrets,leaders"}))):
                     assert r.status_code == 200, what
                     self.check_leak(viewer, r.get_data(as_text=True), what)
             # history

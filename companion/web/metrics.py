@@ -24,18 +24,21 @@ class GCPauses:
     """Times every collection through ``gc.callbacks`` (installed once per process)."""
 
     def __init__(self) -> None:
-        self.pauses: deque[tuple[float, int, float]] = deque(maxlen=MAX_PAUSES)
-        self._started: dict[int, float] = {}
+        self.pauses: deque[tuple[float, int, float, float]] = deque(maxlen=MAX_PAUSES)
+        self._started: dict[int, tuple[float, float]] = {}
 
     def __call__(self, phase: str, info: dict) -> None:
+        # wall time from start to stop, and the collecting thread's own CPU time: the two differ
+        # when finalizers run Python code during the collection and other threads take the GIL
         if phase == "start":
-            self._started[threading.get_ident()] = time.perf_counter()
+            self._started[threading.get_ident()] = (time.perf_counter(), time.thread_time())
         else:
             t0 = self._started.pop(threading.get_ident(), None)
             if t0 is not None:
-                self.pauses.append((time.time(), int(info.get("generation", -1)), time.perf_counter() - t0))
+                self.pauses.append((time.time(), int(info.get("generation", -1)), time.perf_counter() - t0[0],
+                                    time.thread_time() - t0[1]))
 
-    def since(self, when: float) -> list[tuple[float, int, float]]:
+    def since(self, when: float) -> list[tuple[float, int, float, float]]:
         return [p for p in list(self.pauses) if p[0] >= when]
 
 
@@ -71,7 +74,8 @@ def _rss_mb() -> float | None:
 
 @bp.get("/debug/metrics")
 def metrics():
-    """GC pauses since ``?since=`` (seconds since 1970; default: all kept), per generation."""
+    """GC pauses since ``?since=`` (seconds since 1970; default: all kept), per generation:
+    ``[when, generation, wall seconds, CPU seconds of the collecting thread]``."""
     if _PAUSES is None or not enabled(current_app) or request.remote_addr not in ("127.0.0.1", "::1"):
         abort(404)
     try:
@@ -83,6 +87,6 @@ def metrics():
     return jsonify({
         "pid": os.getpid(), "now": time.time(), "rss_mb": _rss_mb(),
         "gc": {"counts": gc.get_count(), "thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count(),
-               "pauses": [[round(w, 3), g, round(s, 6)] for w, g, s in pauses]},
+               "pauses": [[round(w, 3), g, round(s, 6), round(c, 6)] for w, g, s, c in pauses]},
         "tables_loaded": len(getattr(tables, "_tables", {})),
     })

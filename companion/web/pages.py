@@ -357,6 +357,9 @@ def setup(app) -> None:
                                                  "application/javascript", "application/json", "image/svg+xml"])
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    # brotli quality 3, not flask-compress's 4: on a mid-game phone view (55 KB) 0.3 ms instead of
+    # 0.8 ms of the server's CPU per answer, for some 4% more bytes (9.7 KB instead of 9.3 KB)
+    app.config.setdefault("COMPRESS_BR_LEVEL", 3)
     Compress(app)
 
     @app.errorhandler(404)

@@ -418,10 +418,12 @@ def cards_left(seen: list, discovery: bool) -> list[str]:
 def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
     board = load_board()
     territories: dict = {}
+    spice_by_sector: dict = {}
     for piece, n in state["board"]["spice"].items():
-        name, _ = split_piece(piece)
+        name, sector = split_piece(piece)
         t = territories.setdefault(name, {"spice": 0, "forces": {}})
         t["spice"] += n
+        spice_by_sector.setdefault(name, {})[str(sector or 0)] = n
     for piece, stacks in state["board"]["forces"].items():
         name, sector = split_piece(piece)
         t = territories.setdefault(name, {"spice": 0, "forces": {}})
@@ -443,8 +445,7 @@ def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
             agg["nofield_token"] = hidden["token"]
     for name, t in territories.items():
         t["type"] = board.territories[name].type if name in board.territories else "discovery"
-        t["spice_by_sector"] = {str(split_piece(p)[1] or 0): n for p, n in state["board"]["spice"].items()
-                                if split_piece(p)[0] == name}
+        t["spice_by_sector"] = spice_by_sector.get(name, {})
     return {"territories": dict(sorted(territories.items())), "discovery": cp(state["board"]["discovery"]),
             "markers": cp(state["board"].get("markers", {}))}
 

@@ -18,53 +18,21 @@ the board it has (with its zoom). The etag is a hash of public HTML the phone al
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 
 from flask import current_app, g, has_request_context, render_template, request
 from markupsafe import Markup
+
+from ....web.part_cache import PartCache
 
 INPUTS = ("board", "storm", "shield_wall", "last_revealed", "alliances")
 MAX_REVISIONS = 600      # e.g. 300 tables x their last 2 revisions
 MAX_VARIANTS = 8         # different boards at one revision (a No-Field owner's, the others')
 
 
-class PartCache:
-    def __init__(self, max_revisions: int = MAX_REVISIONS, max_variants: int = MAX_VARIANTS):
-        self.max_revisions, self.max_variants = max_revisions, max_variants
-        self._parts: OrderedDict[tuple, list[tuple[dict, Markup]]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: tuple, inputs: dict, render) -> Markup:
-        with self._lock:
-            variants = self._parts.get(key)
-            if variants is not None:
-                self._parts.move_to_end(key)
-                for known, html in variants:
-                    if known == inputs:
-                        self.hits += 1
-                        return html
-        html = render()
-        with self._lock:
-            self.misses += 1
-            variants = self._parts.setdefault(key, [])
-            self._parts.move_to_end(key)
-            if len(variants) < self.max_variants:
-                variants.append((inputs, html))
-            while len(self._parts) > self.max_revisions:
-                self._parts.popitem(last=False)
-        return html
-
-    def __len__(self) -> int:
-        return len(self._parts)
-
-
 def cache(app) -> PartCache:
     c = app.extensions.get("dune_board_part")
     if c is None:
-        c = app.extensions.setdefault("dune_board_part", PartCache())
+        c = app.extensions.setdefault("dune_board_part", PartCache(MAX_REVISIONS, MAX_VARIANTS))
     return c
 
 

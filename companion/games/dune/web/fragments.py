@@ -12,9 +12,38 @@ from .guard import dune_table_or_404 as table_or_404
 bp = Blueprint("dune_fragments", __name__)
 
 
-def legal_choices(t, role: str) -> dict:
-    """The seat's legal shipments right now (territory, sectors, cost), from the reach rules,
-    so the phone offers buttons instead of a territory to type."""
+class LegalChoices:
+    """The seat's legal shipments right now (territory, sectors, cost), from the reach rules, so
+    the phone offers buttons instead of a territory to type: ``legal.ship`` (None when the seat
+    has nothing to ship or the rules refuse it).
+
+    Worked out only when a template reads it: the shipment fold of a seat whose turn it is not
+    is rendered closed and empty (it loads when opened), so its rules are not run on every refresh.
+    """
+
+    def __init__(self, t, role: str):
+        self._t, self._role = t, role
+        self._done = False
+        self._value: dict = {}
+
+    def _get(self) -> dict:
+        if not self._done:
+            self._value, self._done = _legal_choices(self._t, self._role), True
+        return self._value
+
+    @property
+    def ship(self):
+        return self._get().get("ship")
+
+    def __bool__(self) -> bool:
+        return bool(self._get())
+
+
+def legal_choices(t, role: str) -> LegalChoices:
+    return LegalChoices(t, role)
+
+
+def _legal_choices(t, role: str) -> dict:
     if role in ("host", "board") or role not in t.state["factions_present"]:
         return {}
     if t.state["phase"] not in ("shipment_movement",):
@@ -26,7 +55,6 @@ def legal_choices(t, role: str) -> dict:
             return where_can_i_go(t.state, load_board(), role, None, None)
     except RuleViolation:
         return {}
-
 
 
 @bp.get("/t/<code>/proposals")

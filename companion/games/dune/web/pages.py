@@ -91,7 +91,7 @@ def page_context(t, role: str, error: dict | None = None) -> dict:
             "open_folds": open_folds()}
 
 
-LAZY_FOLDS = frozenset({"enter"})  # folds of the phone page whose content loads when opened
+LAZY_FOLDS = frozenset({"enter", "ship-box", "secrets", "leaders"})  # folds of the phone page whose content loads when opened
 
 
 def open_folds() -> frozenset:
@@ -205,8 +205,9 @@ def template_globals() -> dict:
     from ..rules.factions import FACTION_IDS, load_factions
     from .board_part import board_part
     from .board_svg import board_svg
+    from .panel_part import panel_part
     from .fragments import spice_cards
-    return {"board_svg": board_svg, "board_part": board_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
+    return {"board_svg": board_svg, "board_part": board_part, "panel_part": panel_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
             "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
@@ -252,4 +253,43 @@ def enter(code):
     if role in (None, "board"):
         abort(403)
     html = render_template("dune/entries.html", **page_context(t, role))
+    return no_store(make_response(html))
+
+
+@bp.get("/t/<code>/secrets")
+def secrets_fold(code):
+    """The inside of "My secrets" (this seat's own traitors, cards and faction secrets, with the
+    forms that record them), loaded when the fold is opened."""
+    t = dune_table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board", "host") or role not in t.state["factions_present"]:
+        abort(403)
+    ctx = page_context(t, role)
+    html = render_template("dune/secrets.html", me=ctx["s"]["factions"][role], **ctx)
+    return no_store(make_response(html))
+
+
+@bp.get("/t/<code>/leaders")
+def leaders_fold(code):
+    """The inside of "Leaders" in the seat's panel (its leaders, with → tanks / revive), loaded when opened."""
+    t = dune_table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board", "host") or role not in t.state["factions_present"]:
+        abort(403)
+    ctx = page_context(t, role)
+    html = render_template("dune/leaders.html", me=ctx["s"]["factions"][role], **ctx)
+    return no_store(make_response(html))
+
+
+@bp.get("/t/<code>/ship")
+def ship_fold(code):
+    """The shipment form (how many forces, a button per legal place), loaded when a seat opens the
+    folded "Ship from reserves" of the Shipment & Movement card before its turn."""
+    t = dune_table_or_404(code)
+    role = seat_or_join(code)
+    if role in (None, "board", "host") or role not in t.state["factions_present"]:
+        abort(403)
+    if t.state["phase"] != "shipment_movement":
+        return no_store(make_response('<p class="muted">Shipping is over: this is no longer Shipment &amp; Movement.</p>'))
+    html = render_template("dune/ship_form.html", **page_context(t, role))
     return no_store(make_response(html))

@@ -1,0 +1,32 @@
+"""The benchmark figures a server gives (``/debug/metrics``): off unless asked for, loopback only,
+and each garbage collection timed both as wall time and as the collecting thread's own CPU."""
+from __future__ import annotations
+
+import gc
+import time
+
+from companion import create_app
+
+
+def test_metrics_are_a_404_unless_the_server_was_started_with_them(app, client):
+    assert client.get("/debug/metrics").status_code == 404
+
+
+def test_each_collection_is_timed_as_wall_and_cpu_time(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "METRICS": True})
+    try:
+        c = app.test_client()
+        since = time.time() - 1
+        junk = [[i] for i in range(50_000)]
+        for x in junk:  # cycles, so the collection has something to do
+            x.append(x)
+        del junk
+        gc.collect()
+        m = c.get(f"/debug/metrics?since={since}").get_json()
+        full = [p for p in m["gc"]["pauses"] if p[1] == 2]
+        assert full, m["gc"]["pauses"][-3:]
+        when, gen, wall, cpu = full[-1]
+        assert when >= since and wall > 0 and 0 <= cpu <= wall + 0.01
+        assert c.get("/debug/metrics", environ_base={"REMOTE_ADDR": "192.168.1.20"}).status_code == 404
+    finally:
+        app.extensions["tables"].store.close()
