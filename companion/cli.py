@@ -175,19 +175,19 @@ def make_server(app, args):
     """A uvicorn server for ``app`` with the limits from the command line."""
     import uvicorn
 
-    from .web.asgi import GuardedProtocol, WSGIBridge, ProtocolGuard, asgi_app
+    from .web.asgi import GuardedH11Protocol, WSGIBridge, asgi_app
 
     if args.max_connections < 10:
         raise SystemExit("--max-connections must be at least 10")
     raise_open_file_limit(args.max_connections + 256)
-    ProtocolGuard.header_timeout = max(0.5, float(args.header_timeout))
-    ProtocolGuard.max_connections = args.max_connections
+    GuardedH11Protocol.header_timeout = max(0.5, float(args.header_timeout))
+    GuardedH11Protocol.max_connections = args.max_connections
     asgi = asgi_app(app, threads=max(4, args.threads))
     asgi.unload_idle = max(0.0, float(getattr(args, "unload_idle", 0) or 0))
     WSGIBridge.body_timeout = max(0.5, float(getattr(args, "body_timeout", WSGIBridge.body_timeout)))
     config = uvicorn.Config(
         asgi, host=args.host, port=args.port,
-        http=GuardedProtocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",
+        http=GuardedH11Protocol, loop="asyncio", lifespan="on", ws="none", interface="asgi3",
         limit_concurrency=args.max_connections, timeout_keep_alive=max(1, int(args.keep_alive)),
         h11_max_incomplete_event_size=64 * 1024, backlog=1024, access_log=False, log_level="warning",
         timeout_graceful_shutdown=2, server_header=False)

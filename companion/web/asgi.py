@@ -376,106 +376,71 @@ def busy_message(limit: int | None) -> str:
             f"few seconds. The host can restart the server with a higher --max-connections.")
 
 
-MAX_HEADER_BYTES = 64 * 1024  # a request's head larger than this is refused (431), as h11 does
-
-
-class ProtocolGuard:
-    """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that connects
-    and sends nothing (or a request trickled byte by byte) is dropped after ``header_timeout``
-    seconds instead of holding a connection slot; and a live stream is closed at once when the
-    server stops. Mixed into uvicorn's httptools protocol (C parser) when httptools is installed,
-    else into its h11 one (pure Python)."""
-
-    header_timeout = 10.0
-    max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
-    _header_deadline = None
-    _head_bytes = 0
-
-    def connection_made(self, transport):
-        super().connection_made(transport)
-        self._arm()
-        _notice_vanished_peers(transport.get_extra_info("socket"))
-
-    def _arm(self):
-        if self._header_deadline is None:
-            self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
-
-    def _disarm(self):
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-            self._header_deadline = None
-
-    def data_received(self, data):
-        super().data_received(data)
-        if self.cycle is not None and not self.cycle.response_complete:
-            self._disarm()  # a whole request head arrived: it is being answered
-            self._head_bytes = 0
-        else:
-            self._arm()  # part of a request: the deadline keeps running
-            if self._limit_head:  # and its head may not grow past the limit
-                self._head_bytes += len(data)
-                if self._head_bytes > MAX_HEADER_BYTES:
-                    self._refuse_head()
-
-    _limit_head = False  # h11 limits the head itself (h11_max_incomplete_event_size)
-
-    def _refuse_head(self):
-        if not self.transport.is_closing():
-            body = b"Request header fields too large"
-            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\n"
-                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
-            self.transport.close()
-
-    def _headers_too_slow(self):
-        self._header_deadline = None
-        if self.cycle is None or self.cycle.response_complete:
-            if not self.transport.is_closing():
-                self.transport.close()
-
-    def connection_lost(self, exc):
-        self._disarm()
-        super().connection_lost(exc)
-
-    def shutdown(self):
-        """The server stops: a live stream is closed at once (the phone reconnects by itself
-        when the server is back); any other request in flight is finished first."""
-        cycle = self.cycle
-        if (cycle is not None and not cycle.response_complete
-                and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", ""))):
-            self.transport.close()
-            return
-        super().shutdown()
-
-
-async def connection_limit_reached(scope, receive, send) -> None:
-    """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
-    body = busy_message(ProtocolGuard.max_connections).encode()
-    await send({"type": "http.response.start", "status": 503, "headers": [
-        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-        (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
-
-
-def _guarded_protocols():
+def _guarded_protocol():
     from uvicorn.protocols.http import h11_impl
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    async def connection_limit_reached(scope, receive, send) -> None:
+        """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
+        body = busy_message(GuardedH11Protocol.max_connections).encode()
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
     h11_impl.service_unavailable = connection_limit_reached  # what uvicorn sends past the limit
 
-    class GuardedH11Protocol(ProtocolGuard, H11Protocol):
-        pass
+    class GuardedH11Protocol(H11Protocol):
+        """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that
+        connects and sends nothing (or a request trickled byte by byte) is dropped after
+        ``header_timeout`` seconds instead of holding a connection slot."""
 
-    try:
-        from uvicorn.protocols.http import httptools_impl
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # httptools not installed: the pure-Python parser
-        return GuardedH11Protocol, GuardedH11Protocol
-    httptools_impl.service_unavailable = connection_limit_reached
+        header_timeout = 10.0
+        max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
+        _header_deadline = None
 
-    class GuardedHttpToolsProtocol(ProtocolGuard, HttpToolsProtocol):
-        _limit_head = True
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._arm()
+            _notice_vanished_peers(transport.get_extra_info("socket"))
 
-    return GuardedH11Protocol, GuardedHttpToolsProtocol
+        def _arm(self):
+            if self._header_deadline is None:
+                self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+        def _disarm(self):
+            if self._header_deadline is not None:
+                self._header_deadline.cancel()
+                self._header_deadline = None
+
+        def data_received(self, data):
+            super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()  # a whole request arrived: it is being answered
+            else:
+                self._arm()  # part of a request: the deadline keeps running
+
+        def _headers_too_slow(self):
+            self._header_deadline = None
+            if self.cycle is None or self.cycle.response_complete:
+                if not self.transport.is_closing():
+                    self.transport.close()
+
+        def connection_lost(self, exc):
+            self._disarm()
+            super().connection_lost(exc)
+
+        def shutdown(self):
+            """The server stops: a live stream is closed at once (the phone reconnects by itself
+            when the server is back); any other request in flight is finished first."""
+            cycle = self.cycle
+            if (cycle is not None and not cycle.response_complete
+                    and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", ""))):
+                self.transport.close()
+                return
+            super().shutdown()
+
+    return GuardedH11Protocol
 
 
-GuardedH11Protocol, GuardedProtocol = _guarded_protocols()
+GuardedH11Protocol = _guarded_protocol()
