@@ -91,6 +91,9 @@ class Concept:
 class Analysis:
     concepts: list[Concept]
     suggestion: str | None  # corrected query, when some word was corrected
+    # the rulesets asked (sorted ids) when they are only part of the index's, else None: how
+    # rare a word is (title and alias boosts) is counted among their entries only
+    scope: tuple[str, ...] | None = None
 
     def highlight_stems(self) -> set[str]:
         return {s for c in self.concepts for s in c.alts}
