@@ -149,6 +149,8 @@ def test_synonym_keys_must_be_lowercase(tmp_path):
 
 @pytest.mark.parametrize("q, ruleset, expected", [
     ("units pull back after losing", "war-for-arrakis", "wfa-cease-retreat"),
+    # "Sandworms, Coriolis Storms, and cards cannot destroy Settlements" (War for Arrakis)
+    ("can a sandworm burn down carthag", "war-for-arrakis", "qa-wfa-worm-settlement"),
     ("money for spice", "imperium", "imp-sell-melange"),
     ("dm the moderator", "secret-harkonnen", "sh-private-messages"),
 ])
@@ -193,6 +195,15 @@ def test_an_add_on_table_finds_its_own_rule(shelf, q, expected):
     got = [h.id for h in shelf.search(q, limit=3, ruleset="choam-richese")]
     assert got[0] == expected, got
     assert "choam-charity" not in got
+
+
+def test_a_repeated_word_counts_once(shelf):
+    c = lexicon("emperor next pick").analyse("emperor can pick the next emperor", typing=False).concepts
+    assert [x.raw for x in c] == ["emperor", "pick", "next"]
+    # the question is about who picks the next Emperor (Special Election), not twice as much
+    # about "emperor" as about picking (the Imperial Office's rotation)
+    got = [h.id for h in shelf.search("emperor can pick the next emperor", limit=3, ruleset="secret-harkonnen")]
+    assert got[0] == "sh-special-election", got
 
 
 def test_a_generic_title_word_does_not_outrank_the_whole_question(shelf):

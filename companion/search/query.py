@@ -111,6 +111,23 @@ def synonym_words(synonyms: dict[str, tuple[str, ...]] | None = None) -> Counter
     return vocab
 
 
+def _once_each(concepts: list[Concept]) -> list[Concept]:
+    """A word (or phrase) the question repeats counts once: "the emperor picks the next
+    emperor", "a worm in blow A and in blow B" ask about the emperor, the blow, not twice as
+    much about them. Concepts with the same readings are merged into the first."""
+    out: list[Concept] = []
+    seen: dict[tuple, Concept] = {}
+    for c in concepts:
+        key = tuple(sorted(c.groups))
+        first = seen.get(key)
+        if first is None:
+            seen[key] = c
+            out.append(c)
+        elif c.prefix and not first.prefix:
+            first.prefix = c.prefix  # the word being typed still expands
+    return out
+
+
 class Lexicon:
     """What the index knows: stemmed terms (for matching) and raw words (for spelling), and the
     game's synonyms (default: every ruleset's)."""
@@ -200,4 +217,4 @@ class Lexicon:
                     c.prefix = w
             concepts.append(c)
         suggestion = " ".join(suggestion_parts) if changed else None
-        return Analysis(concepts, suggestion)
+        return Analysis(_once_each(concepts), suggestion)
