@@ -254,7 +254,7 @@ class RuleSearch:
                 continue
             # a game's index may hold rulesets that were not asked for (KISS and its add-on)
             partial = rulesets is not None and any(RULESET_GAME[r] == game and r not in rulesets for r in RULESETS)
-            ranked, analysis = backend.search(q, limit * 4 if partial else limit, wanted)
+            ranked, analysis = backend.search(q, limit * 4 if partial else limit, wanted, rulesets=rulesets)
             for entry_id, score in ranked:
                 e = self._entries.get(entry_id)
                 if e is None:  # pragma: no cover - index and entries come from the same read

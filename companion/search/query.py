@@ -91,6 +91,9 @@ class Concept:
 class Analysis:
     concepts: list[Concept]
     suggestion: str | None  # corrected query, when some word was corrected
+    # the rulesets asked (sorted ids) when they are only part of the index's, else None: how
+    # rare a word is (title and alias boosts) is counted among their entries only
+    scope: tuple[str, ...] | None = None
 
     def highlight_stems(self) -> set[str]:
         return {s for c in self.concepts for s in c.alts}
@@ -106,6 +109,23 @@ def synonym_words(synonyms: dict[str, tuple[str, ...]] | None = None) -> Counter
         for w in words(k + " " + " ".join(vs)):
             vocab[w] += 1
     return vocab
+
+
+def _once_each(concepts: list[Concept]) -> list[Concept]:
+    """A word (or phrase) the question repeats counts once: "the emperor picks the next
+    emperor", "a worm in blow A and in blow B" ask about the emperor, the blow, not twice as
+    much about them. Concepts with the same readings are merged into the first."""
+    out: list[Concept] = []
+    seen: dict[tuple, Concept] = {}
+    for c in concepts:
+        key = tuple(sorted(c.groups))
+        first = seen.get(key)
+        if first is None:
+            seen[key] = c
+            out.append(c)
+        elif c.prefix and not first.prefix:
+            first.prefix = c.prefix  # the word being typed still expands
+    return out
 
 
 class Lexicon:
@@ -197,4 +217,4 @@ class Lexicon:
                     c.prefix = w
             concepts.append(c)
         suggestion = " ".join(suggestion_parts) if changed else None
-        return Analysis(concepts, suggestion)
+        return Analysis(_once_each(concepts), suggestion)

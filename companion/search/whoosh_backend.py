@@ -11,6 +11,9 @@ how it ranks. Whoosh is imported only here and by the modules this one assembles
   expansion — scores the mean of its words), a phrase weighing more than one word; summed;
   coordination factor; a tag group's ``unnamed_factor`` for an entry tagged only with tags the
   question does not name; a bonus when the query names an entry's whole title or an alias.
+  How rare a word is (how far its title/alias match counts above a body match) is counted
+  among the entries of the rulesets asked: an add-on's own words are common in the add-on
+  even when they are rare in its base game's index.
 
 The game's words (synonyms, tag ids and their spelled-out words, stop words) are data:
 ``rules_corpus/vocabulary/`` read by :mod:`.vocabulary`.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import itertools
+import math
 import threading
 from collections import Counter
 from pathlib import Path
@@ -101,12 +105,14 @@ class WhooshBackend:
         self.ix, self.built = open_or_build(Path(index_dir), fp, entries)
         self.path = Path(index_dir) / fp[:32]
         self.fp = fp
+        self.game = game
         self._entries = {e.id: e for e in entries}
         self._docs: dict[str, _Doc] = {}
+        self._scope_docs: dict[tuple[str, ...], frozenset[int]] = {}
         self._lock = threading.RLock()
-        self._scores: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
+        self._scores: dict[tuple, dict[int, float]] = {}
         self._prefixes: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._readings: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
+        self._readings: dict[tuple, dict[int, float]] = {}
         self._searcher = self.ix.searcher(weighting=make_weighting())
         reader = self._searcher.reader()
         n = reader.doc_count_all()
@@ -114,11 +120,14 @@ class WhooshBackend:
         self._ids: list[str | None] = [None] * n
         # per document: one frozenset of tag ids per tag group (TAG_GROUPS order)
         self._tags: list[tuple[frozenset, ...]] = [tuple(frozenset() for _ in TAG_GROUPS)] * n
+        self._ruleset_of: list[str | None] = [None] * n
         for docnum, stored in reader.iter_docs():
             self._ids[docnum] = stored["id"]
             e = self._entries.get(stored["id"])
             if e is not None:
                 self._tags[docnum] = tuple(frozenset(getattr(e, g.key)) for g in TAG_GROUPS)
+                self._ruleset_of[docnum] = e.ruleset
+        self.rulesets = frozenset(r for r in self._ruleset_of if r)
         known: set[str] = set()
         for fname in TEXT_FIELDS:
             for t in reader.lexicon(fname):
@@ -153,10 +162,23 @@ class WhooshBackend:
             self.ix.close()
 
     # -- per-word scores (computed by Whoosh once, then kept in memory)
-    def word_scores(self, stem: str, fields: tuple[str, ...] = TEXT_FIELDS) -> dict[int, float]:
+    def scope(self, rulesets) -> tuple[str, ...] | None:
+        """The rulesets asked, as the scope of a word's statistics (:meth:`rarity`, IDF) when
+        they are add-ons only (a question of an add-on's own table, e.g. ``choam-richese``
+        alone): its few entries share words (its factions' names) that are rare in the base
+        game. None when the game's base ruleset is asked (or every ruleset): the whole
+        index's statistics."""
+        if rulesets is None or self.game is None:
+            return None
+        asked = self.rulesets & set(rulesets)
+        return tuple(sorted(asked)) if asked and self.game not in asked else None
+
+    def word_scores(self, stem: str, fields: tuple[str, ...] = TEXT_FIELDS,
+                    scope: tuple[str, ...] | None = None) -> dict[int, float]:
         """docnum -> score of ``stem``: Whoosh's BM25F score in each field, times the field
-        boost, summed over ``fields``."""
-        key = (stem, fields)
+        boost (title and aliases: as far as the word is rare in ``scope``), summed over
+        ``fields``."""
+        key = (stem, fields, scope)
         got = self._scores.get(key)
         if got is not None:
             return got
@@ -167,13 +189,15 @@ class WhooshBackend:
             if got is None:
                 got = {}
                 s = self._searcher
-                rare = self.rarity(stem)
+                rare = self.rarity(stem, scope)
                 for f in fields:
                     if (f, stem) not in s.reader():
                         continue
                     boost = FIELD_BOOSTS[f]
                     if f in NAME_FIELDS:  # the title/alias boost counts as far as the word is rare
                         boost = 1.0 + (boost - 1.0) * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rare)
+                    if scope is not None:  # the word's IDF among the rulesets asked, not the index's
+                        boost *= self._scope_idf(f, stem, scope) / s.idf(f, stem)
                     scorer = s.weighting.scorer(s, f, stem)
                     m = s.postings(f, stem)
                     while m.is_active():
@@ -183,28 +207,45 @@ class WhooshBackend:
                 self._scores[key] = got
         return got
 
-    def reading_scores(self, reading: tuple[str, ...], fields: tuple[str, ...] = TEXT_FIELDS) -> dict[int, float]:
+    def reading_scores(self, reading: tuple[str, ...], fields: tuple[str, ...] = TEXT_FIELDS,
+                       scope: tuple[str, ...] | None = None) -> dict[int, float]:
         """docnum -> score of a reading: one stem's :meth:`word_scores`, or for several stems
         the mean of theirs (an entry holding only some of the words gets that share)."""
         if len(reading) == 1:
-            return self.word_scores(reading[0], fields)
-        key = (" ".join(reading), fields)
+            return self.word_scores(reading[0], fields, scope)
+        key = (" ".join(reading), fields, scope)
         got = self._readings.get(key)
         if got is None:
             got = {}
             for x in reading:
-                for d, v in self.word_scores(x, fields).items():
+                for d, v in self.word_scores(x, fields, scope).items():
                     got[d] = got.get(d, 0.0) + v / len(reading)
             if len(self._readings) > 20000:
                 self._readings.clear()
             self._readings[key] = got
         return got
 
-    def rarity(self, stem: str) -> float:
-        """1.0 for a word found in few of the game's entries (at most RARE_SHARE of them, and
-        always for a word of one entry), 0.0 from COMMON_SHARE, linear in between: how much a
-        title or alias match of this word may count above a body match."""
-        got = self._rarity.get(stem)
+    def _scope_docs_of(self, scope: tuple[str, ...]) -> frozenset[int]:
+        within = self._scope_docs.get(scope)
+        if within is None:
+            within = self._scope_docs[scope] = frozenset(
+                d for d, r in enumerate(self._ruleset_of) if r in scope)
+        return within
+
+    def _scope_idf(self, field: str, stem: str, scope: tuple[str, ...]) -> float:
+        """Whoosh's IDF of ``stem`` in ``field`` (log(N / (df + 1)) + 1), counted among the
+        entries of ``scope`` only."""
+        within = self._scope_docs_of(scope)
+        df = sum(1 for d in self._searcher.reader().postings(field, stem).all_ids() if d in within)
+        return math.log(max(1, len(within)) / (df + 1)) + 1
+
+    def rarity(self, stem: str, scope: tuple[str, ...] | None = None) -> float:
+        """1.0 for a word found in few of the entries of ``scope`` (rulesets; None: the whole
+        index) — at most RARE_SHARE of them, and always for a word of one entry —, 0.0 from
+        COMMON_SHARE, linear in between: how much a title or alias match of this word may
+        count above a body match."""
+        key = (stem, scope)
+        got = self._rarity.get(key)
         if got is None:
             docs: set[int] = set()
             with self._lock:
@@ -213,12 +254,16 @@ class WhooshBackend:
                     if (f, stem) in r:
                         docs.update(r.postings(f, stem).all_ids())
             n = max(1, self._n)
+            if scope is not None:
+                within = self._scope_docs_of(scope)
+                docs &= within
+                n = max(1, len(within))
             lo = max(RARE_SHARE, 1.0 / n)
             hi = max(COMMON_SHARE, 3.0 / n)
             share = len(docs) / n
             got = 1.0 if share <= lo else 0.0 if share >= hi else (hi - share) / (hi - lo)
             if len(self._rarity) < 50000:
-                self._rarity[stem] = got
+                self._rarity[key] = got
         return got
 
     def expand_prefix(self, fieldname: str, prefix: str) -> tuple[str, ...]:
@@ -257,7 +302,7 @@ class WhooshBackend:
             # a phrase stands for several of the query's words: it weighs more than one word
             span = max(1, len(stems(c.raw))) ** PHRASE_EXPONENT
             for reading, weight, fields in readings:
-                for d, v in self.reading_scores(reading, fields).items():
+                for d, v in self.reading_scores(reading, fields, analysis.scope).items():
                     v *= weight * span
                     sums[d] = sums.get(d, 0.0) + v
                     if v > best.get(d, 0.0):
@@ -284,7 +329,7 @@ class WhooshBackend:
             for x in qstems:
                 for d, st in self._names.get(x, ()):
                     if d in totals and st <= qstems:
-                        rare = max(self.rarity(y) for y in st)  # a name of generic words: less bonus
+                        rare = max(self.rarity(y, analysis.scope) for y in st)  # generic words: less bonus
                         rare = RARITY_FLOOR + (1 - RARITY_FLOOR) * rare
                         cover[d] = max(cover.get(d, 0.0), min(1.0, len(st) / n) * rare)
             for d, c in cover.items():
@@ -292,11 +337,16 @@ class WhooshBackend:
         return totals
 
     def search(self, q: str, limit: int, tags: Sequence[str | None] = (),
-               typing: bool = True) -> tuple[list[tuple[str, float]], Analysis]:
+               typing: bool = True, rulesets=None) -> tuple[list[tuple[str, float]], Analysis]:
         """The ``limit`` best (entry id, score) for ``q``, and the query's analysis. ``tags``:
-        per tag group (TAG_GROUPS order) an id the entries must carry, or None."""
+        per tag group (TAG_GROUPS order) an id the entries must carry, or None. ``rulesets``:
+        the rulesets asked (None: all), whose entries decide how rare a word is."""
         analysis = self.lexicon.analyse(q, typing=typing)
+        analysis.scope = self.scope(rulesets)
         scores = self._score(analysis)
+        if analysis.scope is not None:  # only the rulesets asked (their statistics were used)
+            within = self._scope_docs_of(analysis.scope)
+            scores = {d: v for d, v in scores.items() if d in within}
         wanted = [(k, t) for k, t in enumerate(tags) if t]
         if wanted:
             scores = {d: v for d, v in scores.items()
@@ -315,7 +365,7 @@ class WhooshBackend:
         for k, c in enumerate(analysis.concepts):
             here = best = 0.0
             for reading, weight in c.groups.items():
-                scores = self.reading_scores(reading)
+                scores = self.reading_scores(reading, scope=analysis.scope)
                 if scores:
                     best = max(best, weight * max(scores.values()))
                     here = max(here, weight * scores.get(d, 0.0))
@@ -335,7 +385,8 @@ class WhooshBackend:
         a, sa = ranked[0]
         if sa <= 0:
             return None
-        answerable = {k for k, c in enumerate(analysis.concepts) if any(self.word_scores(x) for x in c.alts)}
+        answerable = {k for k, c in enumerate(analysis.concepts)
+                      if any(self.word_scores(x, scope=analysis.scope) for x in c.alts)}
         ca = self.concepts_matched(a, analysis) & answerable
         if ca == answerable:
             return None
@@ -355,7 +406,8 @@ class WhooshBackend:
 
     def _concept_rarity(self, analysis: Analysis, concepts) -> float:
         """How telling the most telling of these concepts is (its rarest alternative)."""
-        return max((self.rarity(x) for k in concepts for x in analysis.concepts[k].alts), default=0.0)
+        return max((self.rarity(x, analysis.scope) for k in concepts for x in analysis.concepts[k].alts),
+                   default=0.0)
 
     def _docnums(self) -> dict[str, int]:
         got = getattr(self, "_docnum_of", None)
