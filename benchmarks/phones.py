@@ -13,7 +13,8 @@ follows the templates when they change:
   on its way waits for that entry's answer (as static/app.js does);
 - a tap is the page's form post: ``POST /t/CODE/act`` with ``HX-Request``, ``HX-Target: view`` and
   the CSRF header the page carries, answered by the fresh view, which the phone swaps in;
-- a request for the view says which board part the page shows (``X-Have-Board``, as app.js does),
+- a request for the view says which board part the page shows (``X-Have-Board``, as app.js does)
+  and which parts (``X-Have-Parts``: the board, my panel),
   so an answer whose board is the same leaves it out.
 
 Bodies are read as sent (``auto_decompress=False``) so the bytes transferred are counted, then
@@ -42,6 +43,7 @@ TAG = re.compile(rb"<([a-z]+)\b([^>]*)>", re.S)
 ATTR = re.compile(rb'([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
 SHOWN = re.compile(rb'data-shown-revision="(\d+)"')
 BOARD = re.compile(rb'id="board" data-etag="([0-9a-f]{16})"')
+PART = re.compile(rb'id="([a-z-]+)" data-etag="([0-9a-f]{16})"')  # every part the page keeps (board, my panel)
 REV = re.compile(rb'class="muted rev"[^>]*>rev (\d+)<')
 CSRF = re.compile(rb'"X-CSRF-Token":\s*"([^"]+)"|X-CSRF-Token&#34;:\s*&#34;([^&]+)&#34;')
 
@@ -106,6 +108,7 @@ class PagePhone:
         self.fetch_bytes = 0
         self.page_bytes = 0
         self.board: str | None = None  # the etag of the board part the page shows
+        self.parts: dict[str, str] = {}  # element id -> etag of each part the page shows
 
     def url(self) -> str:
         return f"{self.base}/t/{self.code}"
@@ -116,6 +119,8 @@ class PagePhone:
                    "X-CSRF-Token": self.csrf, "Accept-Language": "en-GB,en;q=0.9"}
         if target == "view" and self.board:  # as app.js does: the board this page shows
             headers["X-Have-Board"] = self.board
+        if target == "view" and self.parts:  # and every part it shows (X-Have-Parts)
+            headers["X-Have-Parts"] = ",".join(f"{k}={v}" for k, v in self.parts.items())
         return headers
 
     async def main(self) -> None:
@@ -198,6 +203,8 @@ class PagePhone:
         board = BOARD.search(html)  # a new board, or the empty data-same one naming the board kept
         if board:
             self.board = board.group(1).decode()
+        for m in PART.finditer(html):  # a new part, or an empty data-same one naming the part kept
+            self.parts[m.group(1).decode()] = m.group(2).decode()
         got = shown_revision(html)
         self.shown = got
         self.views.append((time.perf_counter(), got))

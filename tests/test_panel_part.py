@@ -85,3 +85,26 @@ def test_a_kept_panel_is_only_ever_its_own_seats(app, client):
         assert 'value="atreides"' in panel(a) and 'value="harkonnen"' not in panel(a)
         assert 'value="harkonnen"' in panel(h) and 'value="atreides"' not in panel(h)
         assert 'id="my-spice">17<' in a and 'id="my-spice">10<' in h
+
+
+def test_a_panel_the_phone_already_shows_is_not_sent_again(app, client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    phone = phones(app, t.code, t.seats)["atreides"]
+    first = phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
+    etag = re.search(r'id="my-panel" data-etag="([0-9a-f]{16})"', first).group(1)
+    have = {"HX-Request": "true", "X-Have-Parts": f"my-panel={etag}"}
+    # another faction's change: the same panel, so only its place and the revision its forms take
+    r = act(client, t.code, t.host, type="spice.add", faction="harkonnen", amount=2).get_json()
+    again = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+    assert (f'<section class="card mine f-atreides" id="my-panel" data-etag="{etag}" '
+            f'data-revision="{r["revision"]}" data-same></section>') in again
+    assert 'id="my-spice"' not in again
+    # a page that is not htmx's, or an etag the phone does not have, gets the whole panel
+    for headers in ({"X-Have-Parts": f"my-panel={etag}"}, {"HX-Request": "true", "X-Have-Parts": "my-panel=" + "0" * 16}):
+        full = phone.get(f"/t/{t.code}/view", headers=headers).get_data(as_text=True)
+        assert "data-same></section>" not in full.split('id="board"')[0] and 'id="my-spice"' in full
+    # my own change: a new panel, sent whole with its new etag
+    act(client, t.code, t.host, type="spice.add", faction="atreides", amount=1)
+    mine = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+    assert 'id="my-spice">11<' in mine
+    assert re.search(r'id="my-panel" data-etag="([0-9a-f]{16})"', mine).group(1) != etag

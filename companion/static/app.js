@@ -63,29 +63,45 @@
     var open = Array.prototype.map.call(document.querySelectorAll("#view details[open][id]"),
       function (d) { return d.id; });
     if (open.length) { e.detail.headers["X-Open-Folds"] = open.join(","); }
-    // the board part this page shows: an answer whose board is the same sends it empty (data-same)
-    var board = document.querySelector("#view #board[data-etag]:not([data-same])");
-    if (board) { e.detail.headers["X-Have-Board"] = board.getAttribute("data-etag"); }
+    // the parts this page shows (the board, my panel: data-etag): an answer whose part is the
+    // same sends it empty (data-same); the board also as X-Have-Board
+    var have = [];
+    Array.prototype.forEach.call(document.querySelectorAll("#view [id][data-etag]:not([data-same])"), function (el) {
+      have.push(el.id + "=" + el.getAttribute("data-etag"));
+      if (el.id === "board") { e.detail.headers["X-Have-Board"] = el.getAttribute("data-etag"); }
+    });
+    if (have.length) { e.detail.headers["X-Have-Parts"] = have.join(","); }
   });
-  // ...and the page keeps the board it has in place of the empty one (its zoom and scroll with it)
-  var keptBoard = null;
+  // ...and the page keeps the part it has in place of the empty one (the board's zoom and scroll,
+  // what is typed in the panel); a kept part's forms take the revision the answer shows
+  var keptParts = {};
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "view") {
-      keptBoard = document.querySelector("#view #board[data-etag]:not([data-same])");
+      keptParts = {};
+      Array.prototype.forEach.call(document.querySelectorAll("#view [id][data-etag]:not([data-same])"), function (el) {
+        keptParts[el.id] = el;
+      });
     }
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     if (!e.detail.target || e.detail.target.id !== "view") { return; }
-    var same = document.querySelector("#view #board[data-same]"), old = keptBoard;
-    keptBoard = null;
-    if (!same) { return; }
-    if (old && old.getAttribute("data-etag") === same.getAttribute("data-etag")) {
-      same.replaceWith(old);
-      if (window.htmx) { htmx.process(old); }
-    } else {  // (not expected: the page said which board it had) fetch the view again, board and all
-      same.removeAttribute("data-etag");
-      resync();
-    }
+    var kept = keptParts, missing = false;
+    keptParts = {};
+    Array.prototype.forEach.call(document.querySelectorAll("#view [id][data-same]"), function (same) {
+      var old = kept[same.id];
+      if (old && old.getAttribute("data-etag") === same.getAttribute("data-etag")) {
+        var rev = same.getAttribute("data-revision");
+        if (rev) {
+          Array.prototype.forEach.call(old.querySelectorAll("input[name='revision']"), function (i) { i.value = rev; });
+        }
+        same.replaceWith(old);
+        if (window.htmx) { htmx.process(old); }
+      } else {  // (not expected: the page said which part it had) fetch the view again, whole
+        same.removeAttribute("data-etag");
+        missing = true;
+      }
+    });
+    if (missing) { resync(); }
   });
 
   // ...and a closed one loads its content the first time it is opened (toggle does not bubble:

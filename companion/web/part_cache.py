@@ -15,10 +15,12 @@ alone, so what is reused is a pure function of data equal to what the seat would
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 from collections import OrderedDict
 
+from flask import has_request_context, request
 from markupsafe import Markup
 
 MARK = f"rev{secrets.token_hex(8)}"  # stands for the revision in a part kept across revisions
@@ -26,6 +28,35 @@ MARK = f"rev{secrets.token_hex(8)}"  # stands for the revision in a part kept ac
 
 def with_revision(html: str, revision) -> Markup:
     return Markup(html.replace(MARK, str(revision)))
+
+
+def etag(html: str) -> str:
+    return hashlib.blake2s(html.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def parts_shown() -> dict[str, str]:
+    """The parts the phone asking says it shows (``X-Have-Parts: my-panel=<etag>,board=<etag>``,
+    sent by app.js with htmx's requests): element id -> etag. Empty for any other request."""
+    if not has_request_context() or request.headers.get("HX-Request") != "true":
+        return {}
+    out = {}
+    for item in request.headers.get("X-Have-Parts", "")[:400].split(","):
+        key, _, value = item.strip().partition("=")
+        if key and len(value) == 16:
+            out[key] = value
+    return out
+
+
+def kept_or_sent(html: str, element_id: str, tag: str, revision, attrs: str = "") -> Markup:
+    """A part (its outer element ``<tag ... id="element_id">``, rendered with ``MARK`` for the
+    revision) as the answer carries it: tagged with its etag, or, when the phone already shows
+    that very part, an empty element saying so (``data-same``) with the revision its kept forms
+    take (``data-revision``)."""
+    tagged = etag(html)
+    if parts_shown().get(element_id) == tagged:
+        return Markup(f'<{tag}{attrs} id="{element_id}" data-etag="{tagged}" data-revision="{revision}" '
+                      f'data-same></{tag}>')
+    return with_revision(html.replace(f'id="{element_id}"', f'id="{element_id}" data-etag="{tagged}"', 1), revision)
 
 
 class PartCache:

@@ -8,6 +8,11 @@ factions and the game length, and which of its folds are open), and the seat's l
 reused when those inputs are equal (``SeatParts``). Its forms carry the revision shown: the kept
 render has a mark in its place and gets the current revision on the way out.
 
+Not sent twice either: the panel carries ``data-etag`` (a hash of its render with the mark, so the
+same panel at a later revision has the same etag); when the phone says it shows that very panel
+(``X-Have-Parts: my-panel=<etag>``), the answer carries an empty ``data-same`` section with the
+revision, and the page keeps its own panel (what is typed in it too), its forms set to that revision.
+
 Private by construction: the key is (table, seat, its open folds), so a render is only ever reused for the same
 seat, from inputs read from that seat's own view. ``app.config["PANEL_PART_CACHE"] = False``
 renders every time (the tests compare both).
@@ -15,9 +20,9 @@ renders every time (the tests compare both).
 from __future__ import annotations
 
 from flask import current_app, render_template
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ....web.part_cache import MARK, SeatParts, with_revision
+from ....web.part_cache import MARK, SeatParts, kept_or_sent
 
 SAME_FOR_EVERY_REVISION = ("alliances", "phase", "records", "factions_present", "last_turn")
 PANEL_FOLDS = frozenset({"secrets", "leaders"})  # the panel's lazy folds (rendered whole while open)
@@ -50,6 +55,6 @@ def panel_part(s: dict, role: str, code: str, open_folds) -> Markup:
     def render() -> str:
         return render_template("dune/my_panel.html", s=given["s"], me=given["me"], role=role, code=code,
                                open_folds=given["open"])
-    if not app.config.get("PANEL_PART_CACHE", True):
-        return with_revision(render(), s["revision"])
-    return with_revision(memo(app).get((code, role, given["open"]), given, render), s["revision"])
+    html = (render() if not app.config.get("PANEL_PART_CACHE", True)
+            else memo(app).get((code, role, given["open"]), given, render))
+    return kept_or_sent(html, "my-panel", "section", s["revision"], f' class="card mine f-{escape(role)}"')
