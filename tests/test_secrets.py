@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SIX, bearer, create_table
+from conftest import SIX, bearer, create_table, shows_number
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?![\d.])")
 BAND = {f: 300 + 100 * i for i, f in enumerate(SIX)}  # faction -> base of its spice band
@@ -116,13 +116,12 @@ class Table:
     def check_leak(self, viewer: str, text: str, where: str = "response") -> None:
         if viewer == "host":
             return
-        found = numbers(text)
         for f in SIX:
             if f == viewer:
                 continue
             for m in self.markers[f]:
-                if m.isdigit():
-                    assert int(m) not in found, f"{viewer} sees {f}'s secret {m} in {where}"
+                if m.isdigit():  # a number of its own, not a piece of a hex etag or a token
+                    assert not shows_number(text, int(m)), f"{viewer} sees {f}'s secret {m} in {where}"
                 else:
                     assert m not in text, f"{viewer} sees {f}'s secret {m!r} in {where}"
 

@@ -205,9 +205,10 @@ def template_globals() -> dict:
     from ..rules.factions import FACTION_IDS, load_factions
     from .board_part import board_part
     from .board_svg import board_svg
+    from .now_part import now_part
     from .panel_part import panel_part
     from .fragments import spice_cards
-    return {"board_svg": board_svg, "board_part": board_part, "panel_part": panel_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
+    return {"board_svg": board_svg, "board_part": board_part, "panel_part": panel_part, "now_part": now_part, "faction_name": faction_name, "FACTION_IDS": FACTION_IDS,
             "faction_data": load_factions()["factions"],
             "territory_names": sorted(load_board().territories), "spice_cards": spice_cards(),
             "board_pieces": sorted(load_board().all_pieces()),
