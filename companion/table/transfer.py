@@ -7,8 +7,10 @@ import logging
 from .. import games
 from .errors import EntryError, Forbidden
 from .export_format import EXPORT_FORMAT, shape_problem
+from .store.base import CodeTaken
 
 log = logging.getLogger("companion.table.service")
+IMPORT_TRIES = 5  # codes tried when other processes import the same file at the same moment
 
 
 class Transfer:
@@ -59,5 +61,12 @@ class Transfer:
         with self._import_lock:  # two imports of one file at once must not both take its code
             if not self.code_ok(code) or self.store.table_exists(code):
                 code = self.new_code()
-            self.store.import_table(code, config, seats, events)
+            for _ in range(IMPORT_TRIES):
+                try:
+                    self.store.import_table(code, config, seats, events)
+                    break
+                except CodeTaken:  # another process on the same store took that code first
+                    code = self.new_code()
+            else:
+                raise EntryError("No free table code was found for this import: try again.")
         return {"code": code, "host_token": seats.pop("host"), "seats": seats}

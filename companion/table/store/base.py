@@ -23,6 +23,11 @@ class StaleWrite(Exception):
         self.current = current
 
 
+class CodeTaken(Exception):
+    """``import_table``: another writer (this process or another one on the same store) took that
+    table code first; the caller picks another code."""
+
+
 class AnswerTaken(Exception):
     """An answer is already kept with this request key (another request with the same key got
     there first): nothing of this request was stored."""
@@ -188,6 +193,7 @@ class Store:
         return [e for e in self.events(code) if e["seq"] > after]
 
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
+        """Store a whole table in one transaction; ``CodeTaken`` when ``code`` is already a table's."""
         raise NotImplementedError
 
 

@@ -26,7 +26,7 @@ import psycopg
 import psycopg.rows
 from psycopg import errors as pgerr
 
-from .base import (AnswerTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
+from .base import (AnswerTaken, CodeTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
                    listed_table, log,
                    token_hash)
 
@@ -345,6 +345,14 @@ class PostgresStore(Store):
 
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
         now = time.time()
+        try:
+            self._import(code, config, seats, events, now)
+        except psycopg.errors.UniqueViolation as exc:  # the code was taken meanwhile (another process's import)
+            if self.table_exists(code):
+                raise CodeTaken(code) from exc
+            raise
+
+    def _import(self, code: str, config: dict, seats: dict[str, str], events: list[dict], now: float) -> None:
         with self._db(write=True) as conn, conn.transaction():
             conn.execute("INSERT INTO tables(code, created, config) VALUES (%s,%s,%s)", (code, now, json.dumps(config)))
             with conn.cursor() as cur:

@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from .base import (AnswerTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
+from .base import (AnswerTaken, CodeTaken, StaleWrite, StorageUnavailable, Store, answer_row, check_config, check_row,
                    listed_table, log, token_hash)
 from .sqlite_files import SQLiteFiles, _stamp, fault_message
 
@@ -466,6 +466,14 @@ class SQLiteStore(SQLiteFiles, Store):
     def import_table(self, code: str, config: dict, seats: dict[str, str], events: list[dict]) -> None:
         """A table with its credentials and (when restoring an export) its entries, in one transaction."""
         now = time.time()
+        try:
+            self._import(code, config, seats, events, now)
+        except sqlite3.IntegrityError as exc:  # the code was taken meanwhile (another process's import)
+            if self.table_exists(code):
+                raise CodeTaken(code) from exc
+            raise
+
+    def _import(self, code: str, config: dict, seats: dict[str, str], events: list[dict], now: float) -> None:
         with self._tx() as db:
             db.execute("INSERT INTO tables(code, created, config) VALUES (?,?,?)", (code, now, json.dumps(config)))
             for role, token in seats.items():
