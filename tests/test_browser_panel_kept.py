@@ -1,7 +1,7 @@
-"""A phone keeps its own panel when a change leaves it as it was (real headless Chromium, 390x844):
-another faction's entry brings an empty panel section and the page keeps its own panel element,
-what is typed in it included, with its forms set to the new revision, so a tap on it is not stale;
-a change to this seat brings the new panel."""
+"""A phone keeps its own panel and its phase card when a change leaves them as they were (real
+headless Chromium, 390x844): another faction's entry brings empty sections and the page keeps its
+own elements, what is typed in them included, with their forms set to the new revision, so a tap on
+them is not stale; a change to this seat brings the new panel, a new phase the new card."""
 from __future__ import annotations
 
 import pytest
@@ -43,4 +43,46 @@ def test_a_refresh_keeps_the_panel_until_it_changes_and_a_tap_on_the_kept_one_la
     spice = server.request("GET", f"/api/tables/{code}/state", token=host)[1]["factions"]["atreides"]
     assert spice["spice"] == 11
     assert page.evaluate("() => document.getElementById('my-panel').__mark") is None  # a new panel came in
+    ctx.close()
+
+
+def test_a_kept_phase_card_keeps_what_is_typed_and_a_tap_on_it_lands(live_server, browser):
+    from playwright.sync_api import expect
+
+    server = live_server()
+    status, made = server.request("POST", "/api/tables", {"factions": ["atreides", "harkonnen", "fremen"]})
+    assert status == 201
+    code, host = made["table"], made["host_token"]
+
+    def entry(**e):
+        rev = server.request("GET", f"/api/tables/{code}/state", token=host)[1]["revision"]
+        assert server.request("POST", f"/api/tables/{code}/actions", {**e, "revision": rev}, token=host)[0] == 200
+        return rev + 1
+    entry(type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    entry(type="phase.set", turn=1, phase="storm")
+    ctx = browser.new_context(**PHONE)
+    ctx.add_cookies([{"name": f"seat_{code}", "value": made["seats"]["atreides"], "url": server.url}])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
+    page.evaluate("() => { document.getElementById('now').__mark = 'kept'; }")
+    dial = page.locator("#now input[name='dial']").first
+    if dial.count():
+        dial.evaluate("e => { e.value = '2'; }")   # set, not focused: the refresh is not held
+    shown = page.locator("#view [data-shown-revision]")
+    rev = entry(type="spice.add", faction="harkonnen", amount=2)   # nothing on this seat's card
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
+    assert page.evaluate("() => document.getElementById('now').__mark") == "kept"
+    if dial.count():
+        expect(dial).to_have_value("2")
+    revs = page.locator("#now input[name='revision']").evaluate_all("els => els.map(e => e.value)")
+    assert revs and set(revs) == {str(rev)}, revs
+    page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
+    pick = page.locator("#setup-mine button[name='traitors']").first   # keep a traitor, on the kept card
+    name = pick.get_attribute("value")
+    pick.tap()
+    expect(shown).to_have_attribute("data-shown-revision", str(rev + 1))
+    mine = server.request("GET", f"/api/tables/{code}/state", token=host)[1]["factions"]["atreides"]["private"]
+    assert mine["traitors"] == [name]
+    assert page.evaluate("() => document.getElementById('now').__mark") is None  # the new card came in
     ctx.close()

@@ -94,3 +94,26 @@ def test_the_seat_on_turn_gets_its_new_legal_places_after_another_seats_shipment
         act(client, t.code, t.host, type="ship", faction=f, to="Carthag", forces=1, override=True, reason="test")
     after = phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'value="Carthag@10"' not in after
+
+
+def test_a_card_the_phone_already_shows_is_not_sent_again_except_one_holding_the_battle_panel(app, client):
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    act(client, t.code, t.host, type="setup.fremen", placements=[{"territory": "Sietch Tabr", "forces": 10}])
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="bidding")
+    phone = phones(app, t.code, t.seats)["atreides"]
+    first = phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
+    etag = re.search(r'id="now" data-etag="([0-9a-f]{16})"', first).group(1)
+    have = {"HX-Request": "true", "X-Have-Parts": f"now={etag}"}
+    r = act(client, t.code, t.host, type="spice.add", faction="harkonnen", amount=2).get_json()
+    again = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+    assert (f'<section class="card now-card f-atreides" id="now" data-etag="{etag}" '
+            f'data-revision="{r["revision"]}" data-same></section>') in again
+    assert "Next phase" not in again.split('id="my-panel"')[0]
+    # the phase moves on: a new card, sent whole
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="shipment_movement")
+    moved = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
+    assert 'data-phase="shipment_movement"' in moved and f'data-etag="{etag}"' not in moved
+    # in the Battle phase the card holds the battle panel, which loads by itself: always whole
+    act(client, t.code, t.host, type="phase.set", turn=1, phase="battle")
+    b1 = phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="battle"' in b1 and 'id="now" data-etag=' not in b1

@@ -9,15 +9,19 @@ apart from the revision, is *equal* to the one it was rendered from (and the leg
 if that render read them). The table's state is replaced, never changed in place, by every entry
 (``TableService`` folds each one into a deep copy), so the kept view keeps the values it had.
 
+Not sent twice either (``X-Have-Parts: now=<etag>``, as for the seat's panel): the page keeps the
+card it shows, what is typed in it included, its forms set to the new revision. A card that holds
+the battle panel (which loads by itself into it) is always sent whole.
+
 Private by construction: the key is (table, seat, open folds), and what is compared is that
 seat's own view. ``app.config["NOW_PART_CACHE"] = False`` renders every time (the tests compare both).
 """
 from __future__ import annotations
 
 from flask import current_app, render_template
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ....web.part_cache import MARK, SeatParts, with_revision
+from ....web.part_cache import MARK, SeatParts, kept_or_sent, with_revision
 
 NOT_COMPARED = ("revision",)
 
@@ -67,6 +71,9 @@ def now_part(s: dict, role: str, code: str, open_folds, blow, legal, phases) -> 
         return render_template("dune/now.html", s={**view, "revision": MARK}, role=role, code=code,
                                open_folds=open_folds, blow=blow, legal=legal, phases=phases)
     if not app.config.get("NOW_PART_CACHE", True):
-        return with_revision(render(), s["revision"])
-    inputs = {"view": view, "blow": blow}
-    return with_revision(kept(app).get((code, role, frozenset(open_folds)), inputs, render, legal), s["revision"])
+        html = render()
+    else:
+        html = kept(app).get((code, role, frozenset(open_folds)), {"view": view, "blow": blow}, render, legal)
+    if 'id="battle"' in html:  # a card holding the battle panel (it loads by itself): always sent whole
+        return with_revision(html, s["revision"])
+    return kept_or_sent(html, "now", "section", s["revision"], f' class="card now-card f-{escape(role)}"')
