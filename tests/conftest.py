@@ -205,6 +205,16 @@ def join_seat(app, code: str, seat: str):
     return phone
 
 
+def seat_clients(app, code: str, seats: dict) -> dict:
+    """A test client per seat, each carrying that seat's credential cookie (no join page)."""
+    out = {}
+    for role, token in seats.items():
+        c = app.test_client()
+        c.set_cookie(f"seat_{code}", token)
+        out[role] = c
+    return out
+
+
 @pytest.fixture()
 def phone(app):
     """``phone(code, seat)`` -> a test client that joined that seat through the join page."""

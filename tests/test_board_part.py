@@ -6,18 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import act, bearer, create_table
+from conftest import act, bearer, create_table, seat_clients as phones
 
 MIDGAME = Path(__file__).resolve().parents[1] / "benchmarks" / "midgame_6f.json"
-
-
-def phones(app, code: str, seats: dict) -> dict:
-    out = {}
-    for role, token in seats.items():
-        c = app.test_client()
-        c.set_cookie(f"seat_{code}", token)
-        out[role] = c
-    return out
 
 
 def views(app, code: str, clients: dict, cached: bool) -> dict[str, str]:

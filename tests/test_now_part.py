@@ -7,19 +7,10 @@ import json
 import re
 from pathlib import Path
 
-from conftest import act, create_table
+from conftest import act, create_table, seat_clients as phones
 
 MIDGAME = Path(__file__).resolve().parents[1] / "benchmarks" / "midgame_6f.json"
 FOLDS = ({"HX-Request": "true"}, {"HX-Request": "true", "X-Open-Folds": "ship-box,enter"})
-
-
-def phones(app, code: str, seats: dict) -> dict:
-    out = {}
-    for role, token in seats.items():
-        c = app.test_client()
-        c.set_cookie(f"seat_{code}", token)
-        out[role] = c
-    return out
 
 
 def pages(app, code, clients, kept: bool) -> dict:

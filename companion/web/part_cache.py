@@ -109,7 +109,10 @@ class SeatParts:
                 if kept[0] == inputs:
                     self.hits += 1
                     return kept[1]
-        html = render()
+        return self.keep(key, inputs, render())
+
+    def keep(self, key: tuple, inputs: dict, html: str) -> str:
+        """Keep ``html`` as the latest render for ``key`` (a miss), evicting the oldest keys."""
         with self._lock:
             self.misses += 1
             self._parts[key] = (inputs, html)

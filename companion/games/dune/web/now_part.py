@@ -43,13 +43,7 @@ class _Kept(SeatParts):
         html = render()
         if legal is not None and legal._done:
             inputs = {**inputs, "legal": legal._get()}
-        with self._lock:
-            self.misses += 1
-            self._parts[key] = (inputs, html)
-            self._parts.move_to_end(key)
-            while len(self._parts) > self.max_keys:
-                self._parts.popitem(last=False)
-        return html
+        return self.keep(key, inputs, html)
 
 
 _UNREAD = object()

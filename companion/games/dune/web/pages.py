@@ -257,40 +257,33 @@ def enter(code):
     return no_store(make_response(html))
 
 
-@bp.get("/t/<code>/secrets")
-def secrets_fold(code):
-    """The inside of "My secrets" (this seat's own traitors, cards and faction secrets, with the
-    forms that record them), loaded when the fold is opened."""
+def _seat_fold(code: str, template: str, **extra):
+    """A lazy fold's inside for a faction seat (403 for the host, the board or no seat)."""
     t = dune_table_or_404(code)
     role = seat_or_join(code)
     if role in (None, "board", "host") or role not in t.state["factions_present"]:
         abort(403)
+    if extra.pop("shipment", False) and t.state["phase"] != "shipment_movement":
+        return no_store(make_response('<p class="muted">Shipping is over: this is no longer Shipment &amp; Movement.</p>'))
     ctx = page_context(t, role)
-    html = render_template("dune/secrets.html", me=ctx["s"]["factions"][role], **ctx)
-    return no_store(make_response(html))
+    return no_store(make_response(render_template(template, me=ctx["s"]["factions"][role], **ctx)))
+
+
+@bp.get("/t/<code>/secrets")
+def secrets_fold(code):
+    """The inside of "My secrets" (this seat's own traitors, cards and faction secrets, with the
+    forms that record them), loaded when the fold is opened."""
+    return _seat_fold(code, "dune/secrets.html")
 
 
 @bp.get("/t/<code>/leaders")
 def leaders_fold(code):
     """The inside of "Leaders" in the seat's panel (its leaders, with → tanks / revive), loaded when opened."""
-    t = dune_table_or_404(code)
-    role = seat_or_join(code)
-    if role in (None, "board", "host") or role not in t.state["factions_present"]:
-        abort(403)
-    ctx = page_context(t, role)
-    html = render_template("dune/leaders.html", me=ctx["s"]["factions"][role], **ctx)
-    return no_store(make_response(html))
+    return _seat_fold(code, "dune/leaders.html")
 
 
 @bp.get("/t/<code>/ship")
 def ship_fold(code):
     """The shipment form (how many forces, a button per legal place), loaded when a seat opens the
     folded "Ship from reserves" of the Shipment & Movement card before its turn."""
-    t = dune_table_or_404(code)
-    role = seat_or_join(code)
-    if role in (None, "board", "host") or role not in t.state["factions_present"]:
-        abort(403)
-    if t.state["phase"] != "shipment_movement":
-        return no_store(make_response('<p class="muted">Shipping is over: this is no longer Shipment &amp; Movement.</p>'))
-    html = render_template("dune/ship_form.html", **page_context(t, role))
-    return no_store(make_response(html))
+    return _seat_fold(code, "dune/ship_form.html", shipment=True)
