@@ -238,6 +238,31 @@ def test_nofield_ship_is_a_marker_for_others_and_a_number_for_richese(client, t)
     # one on the planet at a time
     refused(client, t, "richese", "richese-no-field", "one No-Field", type="nofield.ship", faction="richese",
             territory="Arrakeen", token=3)
+
+
+def test_a_board_worked_out_once_for_every_seat_keeps_the_no_field_number_to_richese(client, t):
+    """The pages read views that share one board per published state (views.shared_board_view):
+    the seats that see the same board share it, Richese (and the host) get the one with the number."""
+    from companion.games.dune.views import view_for
+    set_phase(client, t, "shipment_movement")
+    its_turn(client, t, "richese")
+    ok(client, t, "richese", type="nofield.ship", faction="richese", territory="The Great Flat", token=5)
+    state = client.application.extensions["tables"].table(t.code).state
+    views = {who: view_for(state, who, shared=True) for who in ("atreides", "guild", "board", "richese", "host")}
+    flat = {who: v["board"]["territories"]["The Great Flat"]["forces"]["richese"] for who, v in views.items()}
+    for who in ("atreides", "guild", "board"):
+        assert flat[who]["nofield"] is True and "nofield_token" not in flat[who], who
+    assert flat["richese"]["nofield_token"] == 5 and flat["host"]["nofield_token"] == 5
+    assert views["atreides"]["board"] is views["guild"]["board"] is views["board"]["board"]  # worked out once
+    assert views["richese"]["board"] is not views["atreides"]["board"]
+    assert view_for(state, "atreides", shared=True)["board"] is views["atreides"]["board"]
+    # a view the caller may change is its own deep copy, never the shared board
+    own = view_for(state, "atreides")
+    assert own["board"] == views["atreides"]["board"] and own["board"] is not views["atreides"]["board"]
+    # the next entry publishes a new state: its board is worked out again
+    ok(client, t, "atreides", type="spice.set", faction="atreides", amount=3)
+    later = client.application.extensions["tables"].table(t.code).state
+    assert later is not state and view_for(later, "guild", shared=True)["board"] is not views["guild"]["board"]
     s = ok(client, t, "richese", type="nofield.reveal", faction="richese")
     assert stack(s, "The Great Flat", "richese")["forces"] == 5
     assert s["factions"]["richese"]["reserves"]["forces"] == 15

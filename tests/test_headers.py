@@ -49,6 +49,16 @@ def test_every_kind_of_answer_carries_the_headers(app, client, seated):
         assert csp["style-src"] == "'self' 'unsafe-inline'" and csp["img-src"] == "'self' data:", name
         assert r.headers.get("X-Frame-Options") == "DENY", name
         assert r.headers.get("Referrer-Policy") == "same-origin", name
+        # nothing rides in Flask's signed session cookie (seats and CSRF have their own cookies)
+        assert not any(c.startswith("session=") for c in r.headers.getlist("Set-Cookie")), name
+
+
+def test_the_app_keeps_no_flask_session(app):
+    from flask import session
+    with app.test_request_context("/"):
+        assert dict(session) == {}
+        with pytest.raises(RuntimeError):
+            session["seat"] = "atreides"  # a write to it is refused, never silently dropped
 
 
 def test_templates_have_no_inline_script_or_handler():

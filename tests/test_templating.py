@@ -20,3 +20,18 @@ def test_objects_keep_jinja_rules(app):
 
     with app.test_request_context("/"):
         assert render_template_string("{{ t.x }} {{ t.y is defined }}", t=Thing()) == "5 False"
+
+
+def test_globals_are_flat_and_a_late_global_still_reaches_loaded_templates(app):
+    env = app.jinja_env
+    with app.test_request_context("/"):
+        page = env.from_string("{{ csrf_token is defined }}")
+        assert type(page.globals) is dict  # no ChainMap walked in Python on every render
+        assert page.render() == "True"
+        env.get_template("dune/view.html")  # a template loaded from the cache, then a global added
+        assert env.cache
+        env.globals["late_greeting"] = lambda: "hello"
+        assert not env.cache  # the loaded templates are dropped: they load again with it
+        assert render_template_string("{{ late_greeting() }}") == "hello"
+        del env.globals["late_greeting"]
+        assert render_template_string("{{ late_greeting is defined }}") == "False"

@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
+from flask.sessions import SessionInterface
 
 from ..paths import PACKAGE, default_data_dir, shipped_dir
 from ..table.presence import Presence
@@ -50,6 +51,19 @@ def storage_unavailable(exc: StorageUnavailable):
     return render_template(template, method=request.method, **body), 503, headers
 
 
+class NoSession(SessionInterface):
+    """Nothing is kept in Flask's signed-cookie session: a seat is a bearer token (its own cookie or
+    header, ``auth.py``) and the CSRF token has its own cookie. Flask's default interface still
+    built a signing serializer for every request; this one opens the same empty, unwritable session
+    Flask gives an app without a secret key, and saves nothing."""
+
+    def open_session(self, app, request):
+        return self.make_null_session(app)
+
+    def save_session(self, app, session, response) -> None:
+        return None
+
+
 def build_app(config: dict | None = None) -> Flask:
     app = Flask(
         "companion",
@@ -59,6 +73,7 @@ def build_app(config: dict | None = None) -> Flask:
     )
     from . import templating
     templating.install(app)  # dicts read by key first: no exception per lookup
+    app.session_interface = NoSession()  # seats are tokens in their own cookies: no signed session to open
     app.config.update(DATA_DIR=None, DATABASE=None, TESTING=False, PUBLIC_URL=None, SECRET_KEY=None,
                       SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
     if config:

@@ -31,7 +31,19 @@ def with_revision(html: str, revision) -> Markup:
 
 
 def etag(html: str) -> str:
-    return hashlib.blake2s(html.encode("utf-8"), digest_size=8).hexdigest()
+    known = getattr(html, "etag", None)  # a kept part knows its own (KeptPart)
+    return known if known is not None else hashlib.blake2s(html.encode("utf-8"), digest_size=8).hexdigest()
+
+
+class KeptPart(str):
+    """A kept render with its etag worked out once, when it was kept (not on every answer reusing it)."""
+
+    __slots__ = ("etag",)
+
+    def __new__(cls, html: str):
+        part = super().__new__(cls, html)
+        part.etag = hashlib.blake2s(html.encode("utf-8"), digest_size=8).hexdigest()
+        return part
 
 
 def parts_shown() -> dict[str, str]:
@@ -113,6 +125,7 @@ class SeatParts:
 
     def keep(self, key: tuple, inputs: dict, html: str) -> str:
         """Keep ``html`` as the latest render for ``key`` (a miss), evicting the oldest keys."""
+        html = KeptPart(html)
         with self._lock:
             self.misses += 1
             self._parts[key] = (inputs, html)

@@ -9,6 +9,8 @@ reach a response by accident.
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from dataclasses import asdict
 
 from .rules.board import load_board, split_piece
@@ -49,7 +51,7 @@ def compose(state: dict, viewer: str, out: dict) -> None:
             entry["private"] = cp(state["private"][f])
         factions[f] = entry
     out["factions"] = factions
-    out["board"] = board_view(state, viewer, cp)
+    out["board"] = board_view(state, viewer, cp) if cp is copy.deepcopy else shared_board_view(state, viewer)
     info = phase_info(state["phase"])
     out["phase_name"] = info.name
     out["now"] = {"summary": info.summary, "rule": info.rule}
@@ -448,6 +450,40 @@ def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
         t["spice_by_sector"] = spice_by_sector.get(name, {})
     return {"territories": dict(sorted(territories.items())), "discovery": cp(state["board"]["discovery"]),
             "markers": cp(state["board"].get("markers", {}))}
+
+
+_SHARED_BOARDS: OrderedDict = OrderedDict()  # id(state) -> (that state, {sees Richese's number: board view})
+_SHARED_BOARDS_LOCK = threading.Lock()
+SHARED_BOARDS_KEPT = 128  # published states whose board view is kept (the states are kept alive with them)
+
+
+def shared_board_view(state: dict, viewer: str) -> dict:
+    """``board_view`` for a view that is only read (``view_for(shared=True)``), worked out once per
+    published state for every seat that may see the same board. A published state is never
+    changed (every entry folds into a copy), so its board view stays right; the one part of the
+    board a seat may see and another may not is Richese's No-Field number, so that is in the key.
+    Bounded: the latest ``SHARED_BOARDS_KEPT`` states (the phones of a table ask within a moment
+    of each other)."""
+    sees = can_see(viewer, "richese")
+    key = id(state)
+    with _SHARED_BOARDS_LOCK:
+        kept = _SHARED_BOARDS.get(key)
+        if kept is not None and kept[0] is state and sees in kept[1]:
+            return kept[1][sees]
+    board = board_view(state, viewer, _read_only)
+    with _SHARED_BOARDS_LOCK:
+        kept = _SHARED_BOARDS.get(key)
+        if kept is None or kept[0] is not state:
+            kept = _SHARED_BOARDS[key] = (state, {})
+        kept[1][sees] = board
+        _SHARED_BOARDS.move_to_end(key)
+        while len(_SHARED_BOARDS) > SHARED_BOARDS_KEPT:
+            _SHARED_BOARDS.popitem(last=False)
+    return board
+
+
+def _read_only(value):
+    return value
 
 
 def victory_dict(result) -> dict:
