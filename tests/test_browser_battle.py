@@ -288,7 +288,8 @@ def test_a_plan_half_built_survives_a_reload_and_stays_on_the_phone(server, brow
     expect(H.locator(f"#battle-{bid} .my-sealed")).to_contain_text("Crysknife")
     sealed = g.server.request("GET", f"/api/tables/{g.code}/state", token=g.host)[1]
     assert sealed["battles"][0]["sealed"] == ["harkonnen"]
-    assert H.evaluate("k => sessionStorage.getItem(k)", key) is None  # sealed: the draft is gone
+    # sealed: the draft is gone (dropped when the sealed panel settles, htmx's 20 ms after its swap)
+    H.wait_for_function("k => sessionStorage.getItem(k) === null", arg=key, timeout=5_000)
     # another seat's phone (another browser context) has no such draft
     A = g.join("atreides")
     assert A.evaluate("k => sessionStorage.getItem(k)", key) is None

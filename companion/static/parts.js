@@ -1,0 +1,63 @@
+// Swap only the parts of the view that changed (an htmx extension, "view-parts", on <body>).
+//
+// A view is a row of parts, each an element with an id (the phase card, my panel, the folds, the
+// board, the bottom bar). An answer for #view whose parts are the same row, by id, as the page
+// shows is swapped part by part: a part the answer says is the same (data-same, with the etag the
+// page shows) stays in the page untouched (not removed, not processed again, not laid out again:
+// its zoom, what is typed in it and its open folds stay as they are; its forms take the answer's
+// revision), and every other part replaces its old self alone (htmx's own outerHTML swap, so its
+// old content is cleaned up and the new one processed as any swap's). Anything else (a part
+// added or gone, a part without an id, a "same" part the page does not show) is the whole swap
+// htmx always did (innerHTML), which app.js then completes.
+(function () {
+  "use strict";
+  var STYLE = "view-parts";
+  var api = null;
+
+  function elementsOf(parent) {  // the element children, or null when text other than blanks is there
+    var out = [];
+    for (var n = parent.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 1) { out.push(n); } else if (n.nodeType === 3 && /\S/.test(n.nodeValue)) { return null; }
+    }
+    return out;
+  }
+
+  function sameRow(olds, news) {
+    if (!olds || !news || !news.length || olds.length !== news.length) { return false; }
+    for (var i = 0; i < news.length; i++) {
+      var o = olds[i], n = news[i];
+      if (!n.id || n.id !== o.id || n.tagName !== o.tagName || o.hasAttribute("data-same")) { return false; }
+      if (n.hasAttribute("data-same") && n.getAttribute("data-etag") !== o.getAttribute("data-etag")) { return false; }
+    }
+    return true;
+  }
+
+  window.htmx && htmx.defineExtension(STYLE, {
+    init: function (internal) { api = internal; },
+    handleSwap: function (style, target, fragment, settleInfo) {
+      if (style !== STYLE) { return false; }
+      var olds = elementsOf(target), news = elementsOf(fragment);
+      if (!api || !sameRow(olds, news)) { return false; }  // htmx falls back to innerHTML
+      for (var i = 0; i < news.length; i++) {
+        var n = news[i];
+        if (n.hasAttribute("data-same")) {
+          var rev = n.getAttribute("data-revision");
+          if (rev) {
+            Array.prototype.forEach.call(olds[i].querySelectorAll("input[name='revision']"), function (x) { x.value = rev; });
+          }
+          n.remove();
+        } else {
+          api.oobSwap("outerHTML", n, settleInfo);  // cleans the old part up, processes the new one
+        }
+      }
+      return [];  // handled (the new parts' load tasks are already queued by the swaps)
+    }
+  });
+
+  // every answer for #view (a refresh, an entry's answer) goes through the part-by-part swap
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var d = e.detail;
+    if (!d || !d.target || d.target.id !== "view" || !d.shouldSwap) { return; }
+    if (d.swapOverride == null || d.swapOverride === "innerHTML") { d.swapOverride = STYLE; }
+  });
+})();
