@@ -1,7 +1,7 @@
 """Another phone's change swaps only the parts of this phone's view that changed (static/parts.js;
 real headless Chromium, 390x844): the parts the answer says are the same are never taken out of
 the page (no flicker, nothing laid out again, the map keeps its zoom), the changed ones are
-replaced alone and work (a tap on them lands), and an answer whose parts differ from the page's
+replaced alone, or only their changed lines when the rest is the same, and work (a tap on them lands), and an answer whose parts differ from the page's
 (a banner appears) is swapped whole, as before, after which part-by-part swaps resume."""
 from __future__ import annotations
 
@@ -53,12 +53,18 @@ def test_a_change_swaps_only_the_parts_that_changed(live_server, browser):
     revs = page.locator("#view input[name='revision']").evaluate_all("els => els.map(e => e.value)")
     assert revs and set(revs) == {str(rev)}, revs  # every form, kept or new, is on the table's revision
 
-    # this seat's own spice changes: its panel alone is replaced, and a tap on the new one lands
-    page.evaluate("() => { window.__removed = []; }")
+    etag_before = page.locator("#my-panel").get_attribute("data-etag")
+    # this seat's own spice changes: in its panel the spice line alone is replaced (the panel is
+    # patched one level down), and a tap on the new line lands
+    page.evaluate("""() => { window.__removed = [];
+      document.querySelector('#my-panel h2').__mark = 'title';
+      document.querySelector('#my-panel .stat-row').__mark = 'stats'; }""")
     rev = change(type="spice.set", faction="atreides", amount=4)
     expect(page.locator("#my-spice")).to_have_text("4")
-    assert page.evaluate(MARKS)[:2] == ["board", "now"] and page.evaluate(MARKS)[2] is None
-    assert "my-panel" in page.evaluate("window.__removed")
+    assert page.evaluate(MARKS) == ["board", "now", "my-panel"]
+    assert page.evaluate("() => document.querySelector('#my-panel h2').__mark") == "title"  # unchanged: stayed
+    assert page.evaluate("() => document.querySelector('#my-panel .stat-row').__mark") is None  # changed: new
+    assert page.locator("#my-panel").get_attribute("data-etag") != etag_before  # the page shows the new panel
     page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
     page.locator("#my-panel button[aria-label='add 1 spice']").tap()
     expect(page.locator("#my-spice")).to_have_text("5")
