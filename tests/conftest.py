@@ -341,6 +341,16 @@ PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_m
                         "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 
 
+def seat_phone(browser, server, factions, seat: str = "atreides"):
+    """A new table of ``factions`` on a live ``server`` and ``seat``'s phone for it (390x844, the seat's
+    cookie set): (the table as created, the browser context, a page not yet opened)."""
+    status, made = server.request("POST", "/api/tables", {"factions": list(factions)})
+    assert status == 201, made
+    ctx = browser.new_context(**PHONE)
+    ctx.add_cookies([{"name": f"seat_{made['table']}", "value": made["seats"][seat], "url": server.url}])
+    return made, ctx, ctx.new_page()
+
+
 @pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")

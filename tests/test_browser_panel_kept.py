@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PHONE
+from conftest import PHONE, seat_phone
 
 pytestmark = pytest.mark.browser
 
@@ -15,12 +15,8 @@ def test_a_refresh_keeps_the_panel_until_it_changes_and_a_tap_on_the_kept_one_la
     from playwright.sync_api import expect
 
     server = live_server()
-    status, made = server.request("POST", "/api/tables", {"factions": ["atreides", "harkonnen"]})
-    assert status == 201
+    made, ctx, page = seat_phone(browser, server, ["atreides", "harkonnen"])
     code, host = made["table"], made["host_token"]
-    ctx = browser.new_context(**PHONE)
-    ctx.add_cookies([{"name": f"seat_{code}", "value": made["seats"]["atreides"], "url": server.url}])
-    page = ctx.new_page()
     page.goto(f"{server.url}/t/{code}")
     page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
     page.evaluate("() => { document.getElementById('my-panel').__mark = 'kept'; }")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PHONE
+from conftest import seat_phone
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +27,8 @@ def test_a_change_swaps_only_the_parts_that_changed(live_server, browser):
     from playwright.sync_api import expect
 
     server = live_server()
-    status, made = server.request("POST", "/api/tables", {"factions": ["atreides", "harkonnen"]})
-    assert status == 201
+    made, ctx, page = seat_phone(browser, server, ["atreides", "harkonnen"])
     code, host = made["table"], made["host_token"]
-    ctx = browser.new_context(**PHONE)
-    ctx.add_cookies([{"name": f"seat_{code}", "value": made["seats"]["atreides"], "url": server.url}])
-    page = ctx.new_page()
     page.goto(f"{server.url}/t/{code}")
     page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
     shown = page.locator("#view [data-shown-revision]")
