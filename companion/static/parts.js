@@ -39,10 +39,9 @@
 
   var REVISION = /( name="revision" value=")\d*(")/g;
   function markup(el) { return el.outerHTML.replace(REVISION, "$1$2"); }
-  function setRevisions(el, from) {
-    var want = from.querySelector("input[name='revision']");
-    if (!want) { return; }
-    Array.prototype.forEach.call(el.querySelectorAll("input[name='revision']"), function (x) { x.value = want.value; });
+  function setRevision(el, rev) {  // a kept element's forms take the revision the answer shows
+    if (!rev) { return; }
+    Array.prototype.forEach.call(el.querySelectorAll("input[name='revision']"), function (x) { x.value = rev; });
   }
   function texts(el) {  // the element's own text, between its children
     var out = [];
@@ -59,12 +58,16 @@
   }
   // old, neu: the page's part and the answer's, same tag and id; true when patched in place
   function patch(old, neu) {
-    if (!window.htmx || !htmx.swap || !sameAttributes(old, neu) || texts(old) !== texts(neu)) { return false; }
+    if (!sameAttributes(old, neu) || texts(old) !== texts(neu)) { return false; }
     var oc = elementsOf(old), nc = elementsOf(neu);
     if (!oc || !nc || oc.length !== nc.length) { return false; }
     for (var i = 0; i < nc.length; i++) { if (oc[i].tagName !== nc[i].tagName) { return false; } }
     for (var j = 0; j < nc.length; j++) {
-      if (markup(oc[j]) === markup(nc[j])) { setRevisions(oc[j], nc[j]); continue; }
+      if (markup(oc[j]) === markup(nc[j])) {
+        var given = nc[j].querySelector("input[name='revision']");
+        setRevision(oc[j], given && given.value);
+        continue;
+      }
       var piece = document.createDocumentFragment();
       piece.appendChild(nc[j]);
       htmx.swap(oc[j], piece, {swapStyle: "outerHTML"});  // cleans the old child up, processes the new one
@@ -74,18 +77,15 @@
   }
 
   window.htmx && htmx.defineExtension(STYLE, {
-    init: function (internal) { api = internal; },
+    init: function (internal) { api = internal; },  // (htmx calls it as the extension is defined)
     handleSwap: function (style, target, fragment, settleInfo) {
       if (style !== STYLE) { return false; }
       var olds = elementsOf(target), news = elementsOf(fragment);
-      if (!api || !sameRow(olds, news)) { return false; }  // htmx falls back to innerHTML
+      if (!sameRow(olds, news)) { return false; }  // htmx falls back to innerHTML
       for (var i = 0; i < news.length; i++) {
         var n = news[i];
         if (n.hasAttribute("data-same")) {
-          var rev = n.getAttribute("data-revision");
-          if (rev) {
-            Array.prototype.forEach.call(olds[i].querySelectorAll("input[name='revision']"), function (x) { x.value = rev; });
-          }
+          setRevision(olds[i], n.getAttribute("data-revision"));
           n.remove();
         } else if (patch(olds[i], n)) {
           n.remove();

@@ -51,7 +51,7 @@ def compose(state: dict, viewer: str, out: dict) -> None:
             entry["private"] = cp(state["private"][f])
         factions[f] = entry
     out["factions"] = factions
-    out["board"] = board_view(state, viewer, cp) if cp is copy.deepcopy else shared_board_view(state, viewer)
+    out["board"] = board_view(state, viewer, cp) if cp is copy.deepcopy else shared_board_view(state, viewer, cp)
     info = phase_info(state["phase"])
     out["phase_name"] = info.name
     out["now"] = {"summary": info.summary, "rule": info.rule}
@@ -457,20 +457,20 @@ _SHARED_BOARDS_LOCK = threading.Lock()
 SHARED_BOARDS_KEPT = 128  # published states whose board view is kept (the states are kept alive with them)
 
 
-def shared_board_view(state: dict, viewer: str) -> dict:
+def shared_board_view(state: dict, viewer: str, cp) -> dict:
     """``board_view`` for a view that is only read (``view_for(shared=True)``), worked out once per
     published state for every seat that may see the same board. A published state is never
     changed (every entry folds into a copy), so its board view stays right; the one part of the
     board a seat may see and another may not is Richese's No-Field number, so that is in the key.
     Bounded: the latest ``SHARED_BOARDS_KEPT`` states (the phones of a table ask within a moment
-    of each other)."""
+    of each other). ``cp`` is the spine's copier for a read-only view (it copies nothing)."""
     sees = can_see(viewer, "richese")
     key = id(state)
     with _SHARED_BOARDS_LOCK:
         kept = _SHARED_BOARDS.get(key)
         if kept is not None and kept[0] is state and sees in kept[1]:
             return kept[1][sees]
-    board = board_view(state, viewer, _read_only)
+    board = board_view(state, viewer, cp)
     with _SHARED_BOARDS_LOCK:
         kept = _SHARED_BOARDS.get(key)
         if kept is None or kept[0] is not state:
@@ -480,10 +480,6 @@ def shared_board_view(state: dict, viewer: str) -> dict:
         while len(_SHARED_BOARDS) > SHARED_BOARDS_KEPT:
             _SHARED_BOARDS.popitem(last=False)
     return board
-
-
-def _read_only(value):
-    return value
 
 
 def victory_dict(result) -> dict:
