@@ -81,3 +81,64 @@ def test_a_change_swaps_only_the_parts_that_changed(live_server, browser):
     assert page.evaluate(MARKS) == ["board", "now", "my-panel"]
     expect(page.locator("#banner")).to_contain_text("The storm")
     ctx.close()
+
+
+def test_the_proposals_part_stays_when_it_is_the_same_and_changes_when_a_proposal_comes(live_server, browser):
+    """The proposals come with every answer for the view (out of band): the same proposals stay in
+    the page (their forms take the new revision, so an answer lands), a new one replaces them; a
+    changed line with nothing to tap (another faction's spice) is put in as it is, and the lines
+    with buttons are still htmx's (a tap on them lands)."""
+    from playwright.sync_api import expect
+
+    from table_helpers import NEXUS
+
+    server = live_server()
+    made, ctx, page = seat_phone(browser, server, ["atreides", "emperor", "harkonnen"], seat="emperor")
+    code, host, seats = made["table"], made["host_token"], made["seats"]
+    shown = page.locator("#view [data-shown-revision]")
+
+    def entry(token, **e):
+        rev = server.request("GET", f"/api/tables/{code}/state", token=host)[1]["revision"]
+        status, body = server.request("POST", f"/api/tables/{code}/actions", {**e, "revision": rev}, token=token)
+        assert status == 200, body
+        return rev + 1
+
+    entry(host, type="phase.set", turn=1, phase="spice_blow")
+    entry(host, **NEXUS)
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
+    page.evaluate("() => { document.getElementById('proposals').__mark = 'empty'; }")
+    rev = entry(host, type="spice.set", faction="harkonnen", amount=6)
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
+    assert page.evaluate("() => document.getElementById('proposals').__mark") == "empty"  # the same: stayed
+
+    rev = entry(seats["atreides"], type="consent.request", faction="atreides",
+                entry={"type": "alliance.form", "factions": ["atreides", "emperor"]})
+    proposal = page.locator("#proposals .proposal")
+    expect(proposal).to_have_count(1)  # a proposal came: the part was replaced
+    page.evaluate("() => { document.getElementById('proposals').__mark = 'one'; }")
+    rev = entry(host, type="spice.set", faction="harkonnen", amount=8)
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
+    assert page.evaluate("() => document.getElementById('proposals').__mark") == "one"  # the same: stayed
+    revs = page.locator("#proposals input[name='revision']").evaluate_all("els => els.map(e => e.value)")
+    assert revs and set(revs) == {str(rev)}, revs  # ...on the table's revision
+
+    # this seat's spice changes: the revision line (text only) is put in as it is, without htmx's
+    # swap; the spice line (with its buttons) goes through htmx's swap
+    page.evaluate("""() => { document.querySelector('#view .rev').__mark = 'old';
+      window.__swapped = []; document.addEventListener('htmx:afterSwap', function (e) {
+        var t = e.target; window.__swapped.push(t && t.outerHTML ? t.outerHTML.slice(0, 90) : ''); }); }""")
+    rev = entry(host, type="spice.set", faction="emperor", amount=5)
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
+    expect(page.locator("#my-spice")).to_have_text("5")
+    assert page.evaluate("() => document.querySelector('#view .rev').__mark") is None  # a new line...
+    swapped = page.evaluate("window.__swapped")
+    assert not [h for h in swapped if 'data-shown-revision' in h.split('>')[0]], swapped  # ...not swapped by htmx
+    assert any('class="stat-row' in h for h in swapped), swapped  # the spice line (its buttons) is htmx's
+
+    page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
+    page.locator("#proposals .proposal button", has_text="Agree").first.tap()
+    expect(page.locator("#proposals .proposal")).to_have_count(0)
+    state = server.request("GET", f"/api/tables/{code}/state", token=host)[1]
+    assert state["alliances"] == {"atreides": "emperor", "emperor": "atreides"}
+    ctx.close()

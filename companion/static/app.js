@@ -271,13 +271,30 @@
 
   // Nothing jumps: the page keeps its scroll position across every swap (scroll anchoring is off in
   // the CSS; this also undoes any jump a browser makes while the content under it changes).
-  var keep = null;
-  document.addEventListener("htmx:beforeSwap", function () { keep = window.scrollY; });
-  document.addEventListener("htmx:afterSettle", function () {
+  // A view swapped part by part settles once per part: the scroll is read before the first of
+  // them and put back, and the map lit again, once, in the frame after the last (reading the
+  // scroll after each part made the browser lay the page out again for each).
+  var keep = null, pending = false, light = false;
+  document.addEventListener("htmx:beforeSwap", function () { if (!pending) { keep = window.scrollY; } });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (touchesMap(e.target)) { light = true; }
+    if (!pending) { pending = true; requestAnimationFrame(settled); }
+  });
+  function settled() {
+    pending = false;
     if (keep !== null && Math.abs(window.scrollY - keep) > 1) { window.scrollTo(0, keep); }
     keep = null;
-    lightMap();
-  });
+    if (light) { light = false; lightMap(); }
+  }
+
+  // The map's lights come from the map itself and the places the phase card, the reach card and the
+  // shipment offer: a settled part that holds none of them (a spice line, the banner) leaves them
+  // as they are.
+  var LIGHTS = "svg.dune-map, #now, #reach, #reach-card, #ship-places";
+  function touchesMap(t) {
+    if (!t || !t.closest || t === document.body || t.id === "view") { return true; }
+    return !!(t.closest(LIGHTS) || t.querySelector(LIGHTS));
+  }
 
   // -- the map (map.js draws it; CONTRACTS 1): light legal places, pick by tapping a piece --------
   function mapSvg() { return document.querySelector("#view svg.dune-map, svg.dune-map"); }

@@ -13,7 +13,9 @@
 // A changed part is patched one level down when it can be: if its own attributes (its etag aside)
 // and its row of children are as in the page, each child whose markup is the same (the revision its
 // forms carry aside) stays, and only the children that changed are swapped (htmx.swap, outerHTML).
-// A bribe changes one line of a panel of three hundred elements: that line alone is replaced.
+// A bribe changes one line of a panel of three hundred elements: that line alone is replaced. A
+// changed child that is only text to read (nothing to tap or focus, no htmx attribute) is put in
+// as it is, without htmx's swap machinery.
 (function () {
   "use strict";
   var STYLE = "view-parts";
@@ -56,6 +58,20 @@
     }
     return true;
   }
+  // A child with nothing a player can tap or focus and no attribute htmx acts on (a spice line, a
+  // row of the factions' list) needs none of htmx's swap: no cleanup, no processing, no settling.
+  var TAPPABLE = "a[href], button, input, select, textarea, details, summary, form, iframe, [tabindex], [contenteditable]";
+  var HTMX_ATTR = /^(data-)?(hx-|sse-)/;
+  function plain(el) {
+    if (el.matches(TAPPABLE) || el.querySelector(TAPPABLE)) { return false; }
+    var all = [el].concat(Array.prototype.slice.call(el.getElementsByTagName("*")));
+    for (var i = 0; i < all.length; i++) {
+      for (var k = 0; k < all[i].attributes.length; k++) {
+        if (HTMX_ATTR.test(all[i].attributes[k].name)) { return false; }
+      }
+    }
+    return true;
+  }
   // old, neu: the page's part and the answer's, same tag and id; true when patched in place
   function patch(old, neu) {
     if (!sameAttributes(old, neu) || texts(old) !== texts(neu)) { return false; }
@@ -66,6 +82,10 @@
       if (markup(oc[j]) === markup(nc[j])) {
         var given = nc[j].querySelector("input[name='revision']");
         setRevision(oc[j], given && given.value);
+        continue;
+      }
+      if (plain(oc[j]) && plain(nc[j])) {  // text to read, nothing to tap, nothing htmx runs: put in as it is
+        oc[j].replaceWith(nc[j]);
         continue;
       }
       var piece = document.createDocumentFragment();
@@ -95,6 +115,18 @@
       }
       return [];  // handled (the new parts' load tasks are already queued by the swaps)
     }
+  });
+
+  // A part sent out of band (the proposals, with every answer for #view) that is the same as the
+  // page shows (the revision its forms carry aside) stays as it is: its forms take the new revision.
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var d = e.detail, frag = d && d.fragment;
+    if (!d || !d.target || !frag || !d.shouldSwap) { return; }
+    var neu = frag.nodeType === 11 ? frag.firstElementChild : frag;
+    if (!neu || neu.id !== d.target.id || markup(neu) !== markup(d.target)) { return; }
+    var given = neu.querySelector("input[name='revision']");
+    setRevision(d.target, given && given.value);
+    d.shouldSwap = false;
   });
 
   // every answer for #view (a refresh, an entry's answer) goes through the part-by-part swap
