@@ -15,7 +15,8 @@
 // forms carry aside) stays, and only the children that changed are swapped (htmx.swap, outerHTML).
 // A bribe changes one line of a panel of three hundred elements: that line alone is replaced. A
 // changed child that is only text to read (nothing to tap or focus, no htmx attribute) is put in
-// as it is, without htmx's swap machinery.
+// as it is, without htmx's swap machinery. A part that cannot be patched (text beside its children,
+// as the banner has) but whose markup is the same (the revision aside) stays as it is.
 (function () {
   "use strict";
   var STYLE = "view-parts";
@@ -108,6 +109,10 @@
           setRevision(olds[i], n.getAttribute("data-revision"));
           n.remove();
         } else if (patch(olds[i], n)) {
+          n.remove();
+        } else if (markup(olds[i]) === markup(n)) {  // the same part, text and all (the banner): it stays
+          var given = n.querySelector("input[name='revision']");
+          setRevision(olds[i], given && given.value);
           n.remove();
         } else {
           api.oobSwap("outerHTML", n, settleInfo);  // cleans the old part up, processes the new one
