@@ -1,6 +1,7 @@
-"""The board part of a view is rendered once per (table, revision, what it shows) and reused by every
-seat and the board phone (issue 30): every seat's page is the same with and without the cache, and
-a seat's private board data (its face-down No-Field's number) never reaches another seat's page."""
+"""The board part of a view is rendered once per (table, what it shows) and reused by every seat, the
+board phone and the next revisions while the board is as it was (issue 30): every seat's page is
+the same with and without the cache, and a seat's private board data (its face-down No-Field's
+number) never reaches another seat's page."""
 from __future__ import annotations
 
 import json
@@ -103,3 +104,36 @@ def test_a_refresh_leaves_out_the_board_the_phone_already_shows(app, client):
         moved = phone.get(f"/t/{t.code}/view", headers=have).get_data(as_text=True)
         assert "data-same" not in moved and "dune-map" in moved
         assert re.search(r'id="board" data-etag="([0-9a-f]{16})"', moved).group(1) != etag
+
+
+def test_an_entry_that_leaves_the_board_as_it_was_does_not_render_it_again(app, client):
+    """Spice behind a shield, a bribe: the next revision's board is the one already rendered (the
+    same etag, no new render); forces moved or the storm: a new render. Every page is the same as
+    without the cache after each entry."""
+    import re
+    from companion.games.dune.web.board_part import cache
+    t = create_table(client, ["atreides", "harkonnen", "fremen"])
+    clients = phones(app, t.code, {"host": t.host, **t.seats})
+
+    def pages():
+        cached = views(app, t.code, clients, True)
+        assert cached == views(app, t.code, clients, False)
+        app.config["BOARD_PART_CACHE"] = True
+        return {re.search(r'id="board" data-etag="([0-9a-f]{16})"', h).group(1) for h in cached.values()}
+
+    etags = pages()
+    assert len(etags) == 1
+    for entry in ({"type": "spice.set", "faction": "harkonnen", "amount": 3},
+                  {"type": "spice.set", "faction": "fremen", "amount": 9}):
+        misses = cache(app).misses
+        act(client, t.code, t.host, **entry)
+        assert pages() == etags, entry  # the same board, not rendered again
+        assert cache(app).misses == misses, entry
+    for entry in ({"type": "storm.set", "sector": 7},
+                  {"type": "forces.remove", "faction": "atreides", "territory": "Arrakeen", "forces": 2}):
+        misses = cache(app).misses
+        act(client, t.code, t.host, **entry)
+        now = pages()
+        assert len(now) == 1 and now != etags, entry  # a new board, rendered once for every seat
+        assert cache(app).misses == misses + 1, entry
+        etags = now

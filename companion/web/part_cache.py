@@ -80,21 +80,25 @@ class PartCache:
         self.misses = 0
 
     def get(self, key: tuple, inputs: dict, render) -> Markup:
+        """The render kept under ``key`` whose inputs equal ``inputs``, else ``render()``, kept as
+        the key's newest variant (a key keeps its ``max_variants`` latest: LRU, as the keys)."""
         with self._lock:
             variants = self._parts.get(key)
             if variants is not None:
                 self._parts.move_to_end(key)
-                for known, html in variants:
-                    if known == inputs:
+                for i, (known, html) in enumerate(variants):
+                    if known is inputs or known == inputs:
                         self.hits += 1
+                        if i:
+                            variants.insert(0, variants.pop(i))
                         return html
         html = render()
         with self._lock:
             self.misses += 1
             variants = self._parts.setdefault(key, [])
             self._parts.move_to_end(key)
-            if len(variants) < self.max_variants:
-                variants.append((inputs, html))
+            variants.insert(0, (inputs, html))
+            del variants[self.max_variants:]
             while len(self._parts) > self.max_keys:
                 self._parts.popitem(last=False)
         return html

@@ -57,7 +57,7 @@ def compose(state: dict, viewer: str, out: dict) -> None:
     out["now"] = {"summary": info.summary, "rule": info.rule}
     dots = {f: d for f, d in state["player_dots"].items() if d}
     out["storm_order"] = storm_order(state["storm"]["sector"], dots) if dots else []
-    out.update(turn_info(state, viewer))
+    out.update(turn_info(state, viewer, shared=cp is not copy.deepcopy))
     from .entries.records import card_seen_prompt, records_view
     records = records_view(state, viewer)
     if records is not None:  # the Atreides (or, by the house rule, each seat) only
@@ -71,14 +71,30 @@ def view_for(state: dict, viewer: str, *, shared: bool = False) -> dict:
     return spine_view(state, viewer, shared=shared)
 
 
-def turn_info(state: dict, viewer: str) -> dict:
-    """Computed, previewed effects of the current phase (nothing is applied here)."""
-    from .rules import economy
+def turn_info(state: dict, viewer: str, shared: bool = False) -> dict:
+    """Computed, previewed effects of the current phase (nothing is applied here). ``shared``: for
+    a view that is only read, the parts every seat sees alike are worked out once per published
+    state (``shared_turn_info``)."""
+    public = shared_turn_info(state) if shared else public_turn_info(state)
+    mine = seat_turn_info(state, viewer, public)
+    out = {k: public[k] if k in public else mine[k] for k in TURN_INFO_ORDER if k in public or k in mine}
+    out.update((k, v) for part in (public, mine) for k, v in part.items() if k not in out)
+    return out
+
+
+TURN_INFO_ORDER = ("spice_deck", "spice_deck_seen", "phase_steps", "whose_turn", "next_phase", "spice_blow",
+                   "collection_applied", "storm_phase", "collection_preview", "victory_preview",
+                   "victory_preview_bg", "cards_for_auction", "auction", "treachery_deck", "name_card",
+                   "battles_implied", "battle_card", "inflation", "my_charity")
+
+
+def public_turn_info(state: dict) -> dict:
+    """The parts of ``turn_info`` that are the same for every seat (they read no seat's secrets)."""
     from .rules.errors import RuleViolation
     from .rules.spice import deck_status
     from .entries.bidding import auction
     from .entries.collection import preview_collection
-    from .entries.phases import next_phase_info, steps_for, whose_turn
+    from .entries.phases import whose_turn
     from .entries.storm_spice import blows_this_turn, preview_storm, storm_dialers
     from .entries.victory import preview_victory
 
@@ -91,11 +107,7 @@ def turn_info(state: dict, viewer: str) -> dict:
         info["spice_deck"] = None
     info["spice_deck_seen"] = list(deck["seen"])
     phase = state["phase"]
-    # the phase card: what the phase asks, whose turn it is, what the next phase waits for
-    steps = steps_for(board, state, viewer)
-    info["phase_steps"] = [x.to_dict() for x in steps]
     info["whose_turn"] = whose_turn(state)
-    info["next_phase"] = next_phase_info(board, state, steps)
     blows = blows_this_turn(state)
     info["spice_blow"] = {"pile": next_pile(blows), "drawn": [{"pile": p, "card": c} for p, c in blows],
                           "cards_left": cards_left(deck["seen"], state["options"].get("discovery_tokens", True))}
@@ -115,27 +127,67 @@ def turn_info(state: dict, viewer: str) -> dict:
             info["collection_preview"] = {"error": exc.message}
     if phase == "mentat_pause":
         info["victory_preview"] = victory_dict(preview_victory(board, state))
-        if viewer in ("bg", "host") and "bg" in state["private"] and state["private"]["bg"].get("prediction"):
-            info["victory_preview_bg"] = victory_dict(
-                preview_victory(board, state, state["private"]["bg"]["prediction"]))
     if phase == "bidding":
         b = auction(state)
         info["cards_for_auction"] = max(0, b["cards"] - b["sold"]) if not b["ended"] else 0  # cards LEFT
         info["auction"] = {"cards": b["cards"], "sold": b["sold"], "left": info["cards_for_auction"],
                            "ended": b["ended"], "buyers": list(b["buyers"])}
     info["treachery_deck"] = treachery_deck(state)
-    info["name_card"] = name_card_prompt(state, viewer)
     if phase == "battle" or any(b.get("status") == "revealed" for b in state.get("battles", [])):
         info["battles_implied"] = implied_battles_view(state, board)
-        info["battle_card"] = battle_card(state, board, viewer, info["battles_implied"])
     if "choam" in state["factions_present"]:  # the CHOAM & Richese add-on
         from .entries.choam import inflation_info
         info["inflation"] = inflation_info(state)
+    return info
+
+
+def seat_turn_info(state: dict, viewer: str, public: dict) -> dict:
+    """The parts of ``turn_info`` that depend on the seat: the phase card's steps for it, the BG's
+    own prediction, the card to name, its battle card, its Charity."""
+    from .rules import economy
+    from .entries.phases import next_phase_info, steps_for
+    from .entries.victory import preview_victory
+
+    board = load_board()
+    info: dict = {}
+    phase = state["phase"]
+    steps = steps_for(board, state, viewer)
+    info["phase_steps"] = [x.to_dict() for x in steps]
+    info["next_phase"] = next_phase_info(board, state, steps)
+    if phase == "mentat_pause":
+        if viewer in ("bg", "host") and "bg" in state["private"] and state["private"]["bg"].get("prediction"):
+            info["victory_preview_bg"] = victory_dict(
+                preview_victory(board, state, state["private"]["bg"]["prediction"]))
+    info["name_card"] = name_card_prompt(state, viewer)
+    if "battles_implied" in public:
+        info["battle_card"] = battle_card(state, board, viewer, public["battles_implied"])
     if phase == "charity" and viewer in state["private"]:
         info["my_charity"] = economy.charity(state["turn"], viewer, state["private"][viewer]["spice"])
         if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation, Karama applied)
             from .entries.choam import choam_charity_now
             info["my_charity"] = choam_charity_now(state)
+    return info
+
+
+_SHARED_TURN_INFO: OrderedDict = OrderedDict()  # id(state) -> (that state, its public turn info)
+_SHARED_TURN_INFO_LOCK = threading.Lock()
+
+
+def shared_turn_info(state: dict) -> dict:
+    """``public_turn_info`` for views that are only read, worked out once per published state (a
+    published state is never changed: every entry folds into a copy) and shared by every seat.
+    Bounded as the shared board views (``SHARED_BOARDS_KEPT`` states)."""
+    key = id(state)
+    with _SHARED_TURN_INFO_LOCK:
+        kept = _SHARED_TURN_INFO.get(key)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+    info = public_turn_info(state)
+    with _SHARED_TURN_INFO_LOCK:
+        _SHARED_TURN_INFO[key] = (state, info)
+        _SHARED_TURN_INFO.move_to_end(key)
+        while len(_SHARED_TURN_INFO) > SHARED_BOARDS_KEPT:
+            _SHARED_TURN_INFO.popitem(last=False)
     return info
 
 

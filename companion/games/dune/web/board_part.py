@@ -1,5 +1,6 @@
 """The board part of a view (``dune/board_view.html``: the map and the board table), rendered once
-per table, revision and what it shows, and reused by every seat and the board phone.
+per table and what it shows, and reused by every seat and the board phone, and by the next
+revisions while the board stays as it was (a bribe, a card bought, a vote leave it so).
 
 The part is rendered from only the pieces of the view it reads (``INPUTS``), never from the rest
 of the seat's view, and a rendered part is reused only for a view whose pieces are *equal* to the
@@ -7,7 +8,7 @@ ones it was rendered from. So a seat whose board differs (its own No-Field token
 say) gets its own render, and no seat's private data can reach another seat's page through the
 cache: what is shared is a pure function of data that was the same for both.
 
-Bounded: the ``MAX_REVISIONS`` latest (table, revision) keys, a few variants each (LRU).
+Bounded: the ``MAX_TABLES`` latest tables, their ``MAX_VARIANTS`` latest boards each (LRU).
 ``app.config["BOARD_PART_CACHE"] = False`` renders every time (the tests compare both).
 
 Not sent twice: a rendered part carries ``data-etag`` (a hash of its HTML). A phone's refresh or
@@ -25,14 +26,14 @@ from markupsafe import Markup
 from ....web.part_cache import PartCache
 
 INPUTS = ("board", "storm", "shield_wall", "last_revealed", "alliances")
-MAX_REVISIONS = 600      # e.g. 300 tables x their last 2 revisions
-MAX_VARIANTS = 8         # different boards at one revision (a No-Field owner's, the others')
+MAX_TABLES = 600         # tables whose latest boards are kept
+MAX_VARIANTS = 8         # their latest boards (a No-Field owner's and the others' at each revision)
 
 
 def cache(app) -> PartCache:
     c = app.extensions.get("dune_board_part")
     if c is None:
-        c = app.extensions.setdefault("dune_board_part", PartCache(MAX_REVISIONS, MAX_VARIANTS))
+        c = app.extensions.setdefault("dune_board_part", PartCache(MAX_TABLES, MAX_VARIANTS))
     return c
 
 
@@ -62,7 +63,7 @@ def board_part(s: dict) -> Markup:
         part = tagged(render_template("dune/board_view.html", s=s))
     else:
         inputs = {k: s.get(k) for k in INPUTS}
-        part = cache(app).get((s.get("table"), s.get("revision")), inputs,
+        part = cache(app).get((s.get("table"),), inputs,
                               lambda: tagged(render_template("dune/board_view.html", s=inputs)))
     etag = etag_of(part)
     if etag and has_request_context() and g.get("board_shown") == etag:
