@@ -259,11 +259,17 @@ def test_a_board_worked_out_once_for_every_seat_keeps_the_no_field_number_to_ric
     # a view the caller may change is its own deep copy, never the shared board
     own = view_for(state, "atreides")
     assert own["board"] == views["atreides"]["board"] and own["board"] is not views["atreides"]["board"]
-    # the next entry publishes a new state: its board is worked out again
+    # the next entry publishes a new state: its board is worked out again, and when it is as it was
+    # (spice behind a shield) it is that same board; Richese's own stays its own
     ok(client, t, "atreides", type="spice.set", faction="atreides", amount=3)
     later = client.application.extensions["tables"].table(t.code).state
-    assert later is not state and view_for(later, "guild", shared=True)["board"] is not views["guild"]["board"]
+    assert later is not state and view_for(later, "guild", shared=True)["board"] is views["guild"]["board"]
+    assert view_for(later, "richese", shared=True)["board"] is views["richese"]["board"]
     s = ok(client, t, "richese", type="nofield.reveal", faction="richese")
+    revealed = client.application.extensions["tables"].table(t.code).state
+    new_board = view_for(revealed, "guild", shared=True)["board"]
+    assert new_board is not views["guild"]["board"] and new_board != views["guild"]["board"]  # a new board
+    assert new_board == view_for(revealed, "guild")["board"]
     assert stack(s, "The Great Flat", "richese")["forces"] == 5
     assert s["factions"]["richese"]["reserves"]["forces"] == 15
     assert s["factions"]["richese"]["nofield_faceup"] == 5

@@ -507,6 +507,10 @@ def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
 _SHARED_BOARDS: OrderedDict = OrderedDict()  # id(state) -> (that state, {sees Richese's number: board view})
 _SHARED_BOARDS_LOCK = threading.Lock()
 SHARED_BOARDS_KEPT = 128  # published states whose board view is kept (the states are kept alive with them)
+# (table, sees Richese's number) -> the latest board view worked out for it: a new state whose board
+# is equal shares that very object (the parts that compare views find it the same at once)
+_LATEST_BOARDS: OrderedDict = OrderedDict()
+LATEST_BOARDS_KEPT = 2048
 
 
 def shared_board_view(state: dict, viewer: str, cp) -> dict:
@@ -514,6 +518,7 @@ def shared_board_view(state: dict, viewer: str, cp) -> dict:
     published state for every seat that may see the same board. A published state is never
     changed (every entry folds into a copy), so its board view stays right; the one part of the
     board a seat may see and another may not is Richese's No-Field number, so that is in the key.
+    A state whose board view equals the table's previous one gets that same object.
     Bounded: the latest ``SHARED_BOARDS_KEPT`` states (the phones of a table ask within a moment
     of each other). ``cp`` is the spine's copier for a read-only view (it copies nothing)."""
     sees = can_see(viewer, "richese")
@@ -523,6 +528,11 @@ def shared_board_view(state: dict, viewer: str, cp) -> dict:
         if kept is not None and kept[0] is state and sees in kept[1]:
             return kept[1][sees]
     board = board_view(state, viewer, cp)
+    latest = (state.get("table"), sees)
+    with _SHARED_BOARDS_LOCK:
+        before = _LATEST_BOARDS.get(latest)
+    if before is not None and before == board:
+        board = before  # the table's board is as it was: the same object, so comparing it later is free
     with _SHARED_BOARDS_LOCK:
         kept = _SHARED_BOARDS.get(key)
         if kept is None or kept[0] is not state:
@@ -531,6 +541,10 @@ def shared_board_view(state: dict, viewer: str, cp) -> dict:
         _SHARED_BOARDS.move_to_end(key)
         while len(_SHARED_BOARDS) > SHARED_BOARDS_KEPT:
             _SHARED_BOARDS.popitem(last=False)
+        _LATEST_BOARDS[latest] = board
+        _LATEST_BOARDS.move_to_end(latest)
+        while len(_LATEST_BOARDS) > LATEST_BOARDS_KEPT:
+            _LATEST_BOARDS.popitem(last=False)
     return board
 
 
