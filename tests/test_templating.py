@@ -35,3 +35,28 @@ def test_globals_are_flat_and_a_late_global_still_reaches_loaded_templates(app):
         assert render_template_string("{{ late_greeting() }}") == "hello"
         del env.globals["late_greeting"]
         assert render_template_string("{{ late_greeting is defined }}") == "False"
+
+
+def test_an_include_of_a_list_looks_for_the_names_before_the_one_found_only_once(app):
+    """The phase card includes the most specific file first (``<phase>-<seat>.html``, then
+    ``<phase>.html``, then ``default.html``): which one was found is remembered, so the missing
+    names are not searched for again on every render; the page is the same."""
+    env = app.jinja_env
+    looked: list[str] = []
+    real = env.loader.get_source
+
+    def spy(environment, name):
+        looked.append(name)
+        return real(environment, name)
+
+    env.loader.get_source = spy
+    try:
+        source = ('{% include ["dune/phases/nowhere-x.html", "dune/phases/also-nowhere.html", '
+                  '"dune/phases/default.html"] %}')
+        with app.test_request_context("/"):
+            first = env.from_string(source).render(s={"phase": "storm"}, role="x", code="C")
+            again = [env.from_string(source).render(s={"phase": "storm"}, role="x", code="C") for _ in range(3)]
+    finally:
+        env.loader.get_source = real
+    assert again == [first] * 3
+    assert looked.count("dune/phases/nowhere-x.html") == 1 and looked.count("dune/phases/also-nowhere.html") == 1

@@ -11,6 +11,9 @@ far fewer template files than that, and the LRU takes a lock and walks a deque o
 ``get_template`` (every ``include`` and ``import``, in loops too), which under a busy server's
 worker threads was the largest single cost of a render.
 
+An ``include`` of a list of names (most specific first) remembers which one it found, so the
+names before it are not searched for again on every render.
+
 A template's globals are a plain dict (Jinja's own are a ``ChainMap`` over the environment's): every
 render, ``include`` and ``import`` made a set of them and took set differences through the
 ``ChainMap``'s pure-Python methods (about a tenth of a view's render). A change to the environment's
@@ -21,6 +24,7 @@ from __future__ import annotations
 from flask.templating import Environment
 
 DICT_ATTRIBUTES = frozenset(dir(dict))
+SELECTED_KEPT = 4096  # lists of names whose found template is remembered (phase x seat: far fewer)
 
 
 class _Globals(dict):
@@ -71,6 +75,23 @@ class CompanionEnvironment(Environment):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.globals = _Globals(self.globals, self)
+        self._selected: dict = {}  # (names, parent) -> the name select_template found
+
+    def select_template(self, names, parent=None, globals=None):
+        """Jinja's ``select_template`` (``{% include [a, b, c] %}``), remembering which name of a list
+        was found: the names before it are not looked for again (each was a search of the template
+        folders and an exception, on every render of the phase card). Not while templates reload."""
+        if self.auto_reload or not isinstance(names, (list, tuple)) or not all(type(n) is str for n in names):
+            return super().select_template(names, parent, globals)
+        key = (tuple(names), parent)
+        found = self._selected.get(key)
+        if found is not None:
+            return self.get_template(found, parent, globals)
+        template = super().select_template(names, parent, globals)
+        if len(self._selected) >= SELECTED_KEPT:
+            self._selected.clear()
+        self._selected[key] = template.name
+        return template
 
     def make_globals(self, d):
         return {**self.globals, **d} if d else dict(self.globals)
