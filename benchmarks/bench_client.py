@@ -120,11 +120,13 @@ def yield_to_server() -> str:
 
 def chromium_cpu_seconds() -> float:
     """CPU time of every Chromium process so far (Linux /proc; 0 elsewhere)."""
+    if not os.path.isdir("/proc"):
+        return 0.0
     total = 0
-    for pid in (d for d in os.listdir("/proc") if d.isdigit()) if os.path.isdir("/proc") else ():
+    for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"chrom" not in f.read():
+                if b"chrom" not in os.path.basename(f.read().split(b"\0")[0]):  # the program run
                     continue
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -139,12 +141,12 @@ def throttle(pages: dict, rates: dict) -> None:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": rates.get(seat, 1)})
 
 
-def run(rounds: int, rates: list[float], pinned: bool = True) -> int:
+def run(rounds: int, rates: list[float], below_server: bool = True) -> int:
     from playwright.sync_api import sync_playwright
     tmp = Path(tempfile.mkdtemp(prefix="bench-client-"))
     server = LiveServer(tmp / "data").start()
     try:
-        print(yield_to_server() if pinned else "--same-priority: the server shares Chromium's CPUs at its priority")
+        print(yield_to_server() if below_server else "--same-priority: the server shares Chromium's CPUs at its priority")
         export = json.loads((ROOT / "benchmarks" / "midgame_6f.json").read_text("utf-8"))
         status, made = server.request("POST", "/api/tables/import", export)
         assert status == 201, made

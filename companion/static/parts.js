@@ -46,6 +46,10 @@
     if (!rev) { return; }
     Array.prototype.forEach.call(el.querySelectorAll("input[name='revision']"), function (x) { x.value = rev; });
   }
+  function keepFor(old, neu) {  // the page keeps ``old`` (the same as ``neu``) with ``neu``'s revision
+    var given = neu.querySelector("input[name='revision']");
+    setRevision(old, given && given.value);
+  }
   function texts(el) {  // the element's own text, between its children
     var out = [];
     for (var n = el.firstChild; n; n = n.nextSibling) { if (n.nodeType === 3 && /\S/.test(n.nodeValue)) { out.push(n.nodeValue.trim()); } }
@@ -81,8 +85,7 @@
     for (var i = 0; i < nc.length; i++) { if (oc[i].tagName !== nc[i].tagName) { return false; } }
     for (var j = 0; j < nc.length; j++) {
       if (markup(oc[j]) === markup(nc[j])) {
-        var given = nc[j].querySelector("input[name='revision']");
-        setRevision(oc[j], given && given.value);
+        keepFor(oc[j], nc[j]);
         continue;
       }
       if (plain(oc[j]) && plain(nc[j])) {  // text to read, nothing to tap, nothing htmx runs: put in as it is
@@ -111,8 +114,7 @@
         } else if (patch(olds[i], n)) {
           n.remove();
         } else if (markup(olds[i]) === markup(n)) {  // the same part, text and all (the banner): it stays
-          var given = n.querySelector("input[name='revision']");
-          setRevision(olds[i], given && given.value);
+          keepFor(olds[i], n);
           n.remove();
         } else {
           api.oobSwap("outerHTML", n, settleInfo);  // cleans the old part up, processes the new one
@@ -129,8 +131,7 @@
     if (!d || !d.target || !frag || !d.shouldSwap) { return; }
     var neu = frag.nodeType === 11 ? frag.firstElementChild : frag;
     if (!neu || neu.id !== d.target.id || markup(neu) !== markup(d.target)) { return; }
-    var given = neu.querySelector("input[name='revision']");
-    setRevision(d.target, given && given.value);
+    keepFor(d.target, neu);
     d.shouldSwap = false;
   });
 

@@ -87,7 +87,7 @@ class PartCache:
             if variants is not None:
                 self._parts.move_to_end(key)
                 for i, (known, html) in enumerate(variants):
-                    if known is inputs or known == inputs:
+                    if known == inputs:
                         self.hits += 1
                         if i:
                             variants.insert(0, variants.pop(i))

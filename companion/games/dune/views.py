@@ -74,18 +74,9 @@ def view_for(state: dict, viewer: str, *, shared: bool = False) -> dict:
 def turn_info(state: dict, viewer: str, shared: bool = False) -> dict:
     """Computed, previewed effects of the current phase (nothing is applied here). ``shared``: for
     a view that is only read, the parts every seat sees alike are worked out once per published
-    state (``shared_turn_info``)."""
-    public = shared_turn_info(state) if shared else public_turn_info(state)
-    mine = seat_turn_info(state, viewer, public)
-    out = {k: public[k] if k in public else mine[k] for k in TURN_INFO_ORDER if k in public or k in mine}
-    out.update((k, v) for part in (public, mine) for k, v in part.items() if k not in out)
-    return out
-
-
-TURN_INFO_ORDER = ("spice_deck", "spice_deck_seen", "phase_steps", "whose_turn", "next_phase", "spice_blow",
-                   "collection_applied", "storm_phase", "collection_preview", "victory_preview",
-                   "victory_preview_bg", "cards_for_auction", "auction", "treachery_deck", "name_card",
-                   "battles_implied", "battle_card", "inflation", "my_charity")
+    state (``_PER_STATE``)."""
+    public = _PER_STATE.get(state, "turn", lambda: public_turn_info(state)) if shared else public_turn_info(state)
+    return {**public, **seat_turn_info(state, viewer, public)}
 
 
 def public_turn_info(state: dict) -> dict:
@@ -166,28 +157,6 @@ def seat_turn_info(state: dict, viewer: str, public: dict) -> dict:
         if viewer == "choam":  # the add-on: CHOAM's own Charity, 2 per faction (Inflation, Karama applied)
             from .entries.choam import choam_charity_now
             info["my_charity"] = choam_charity_now(state)
-    return info
-
-
-_SHARED_TURN_INFO: OrderedDict = OrderedDict()  # id(state) -> (that state, its public turn info)
-_SHARED_TURN_INFO_LOCK = threading.Lock()
-
-
-def shared_turn_info(state: dict) -> dict:
-    """``public_turn_info`` for views that are only read, worked out once per published state (a
-    published state is never changed: every entry folds into a copy) and shared by every seat.
-    Bounded as the shared board views (``SHARED_BOARDS_KEPT`` states)."""
-    key = id(state)
-    with _SHARED_TURN_INFO_LOCK:
-        kept = _SHARED_TURN_INFO.get(key)
-        if kept is not None and kept[0] is state:
-            return kept[1]
-    info = public_turn_info(state)
-    with _SHARED_TURN_INFO_LOCK:
-        _SHARED_TURN_INFO[key] = (state, info)
-        _SHARED_TURN_INFO.move_to_end(key)
-        while len(_SHARED_TURN_INFO) > SHARED_BOARDS_KEPT:
-            _SHARED_TURN_INFO.popitem(last=False)
     return info
 
 
@@ -504,48 +473,67 @@ def board_view(state: dict, viewer: str = "board", cp=copy.deepcopy) -> dict:
             "markers": cp(state["board"].get("markers", {}))}
 
 
-_SHARED_BOARDS: OrderedDict = OrderedDict()  # id(state) -> (that state, {sees Richese's number: board view})
-_SHARED_BOARDS_LOCK = threading.Lock()
-SHARED_BOARDS_KEPT = 128  # published states whose board view is kept (the states are kept alive with them)
+class _PerState:
+    """Values worked out once per published state and kept for every seat's read-only view. A
+    published state is never changed (every entry folds into a copy), so what was worked out from
+    it stays right. Keyed by the state's identity (and a name), bounded to the ``kept`` latest
+    states (the phones of a table ask within a moment of each other); the states are kept alive
+    with their values, so an identity is never reused while it is a key."""
+
+    def __init__(self, kept: int):
+        self.kept = kept
+        self._values: OrderedDict = OrderedDict()  # id(state) -> (that state, {name: value})
+        self._lock = threading.Lock()
+
+    def get(self, state: dict, name, compute):
+        key = id(state)
+        with self._lock:
+            kept = self._values.get(key)
+            if kept is not None and kept[0] is state and name in kept[1]:
+                return kept[1][name]
+        value = compute()
+        with self._lock:
+            kept = self._values.get(key)
+            if kept is None or kept[0] is not state:
+                kept = self._values[key] = (state, {})
+            kept[1][name] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.kept:
+                self._values.popitem(last=False)
+        return value
+
+
+SHARED_STATES_KEPT = 128  # published states whose shared board views and phase facts are kept
+_PER_STATE = _PerState(SHARED_STATES_KEPT)
 # (table, sees Richese's number) -> the latest board view worked out for it: a new state whose board
 # is equal shares that very object (the parts that compare views find it the same at once)
 _LATEST_BOARDS: OrderedDict = OrderedDict()
+_LATEST_BOARDS_LOCK = threading.Lock()
 LATEST_BOARDS_KEPT = 2048
 
 
 def shared_board_view(state: dict, viewer: str, cp) -> dict:
     """``board_view`` for a view that is only read (``view_for(shared=True)``), worked out once per
-    published state for every seat that may see the same board. A published state is never
-    changed (every entry folds into a copy), so its board view stays right; the one part of the
-    board a seat may see and another may not is Richese's No-Field number, so that is in the key.
-    A state whose board view equals the table's previous one gets that same object.
-    Bounded: the latest ``SHARED_BOARDS_KEPT`` states (the phones of a table ask within a moment
-    of each other). ``cp`` is the spine's copier for a read-only view (it copies nothing)."""
+    published state for every seat that may see the same board (``_PER_STATE``); the one part of
+    the board a seat may see and another may not is Richese's No-Field number, so that is in the
+    key. A state whose board view equals the table's previous one gets that same object. ``cp`` is
+    the spine's copier for a read-only view (it copies nothing)."""
     sees = can_see(viewer, "richese")
-    key = id(state)
-    with _SHARED_BOARDS_LOCK:
-        kept = _SHARED_BOARDS.get(key)
-        if kept is not None and kept[0] is state and sees in kept[1]:
-            return kept[1][sees]
-    board = board_view(state, viewer, cp)
-    latest = (state.get("table"), sees)
-    with _SHARED_BOARDS_LOCK:
-        before = _LATEST_BOARDS.get(latest)
-    if before is not None and before == board:
-        board = before  # the table's board is as it was: the same object, so comparing it later is free
-    with _SHARED_BOARDS_LOCK:
-        kept = _SHARED_BOARDS.get(key)
-        if kept is None or kept[0] is not state:
-            kept = _SHARED_BOARDS[key] = (state, {})
-        kept[1][sees] = board
-        _SHARED_BOARDS.move_to_end(key)
-        while len(_SHARED_BOARDS) > SHARED_BOARDS_KEPT:
-            _SHARED_BOARDS.popitem(last=False)
-        _LATEST_BOARDS[latest] = board
-        _LATEST_BOARDS.move_to_end(latest)
-        while len(_LATEST_BOARDS) > LATEST_BOARDS_KEPT:
-            _LATEST_BOARDS.popitem(last=False)
-    return board
+
+    def work_out() -> dict:
+        board = board_view(state, viewer, cp)
+        latest = (state.get("table"), sees)
+        with _LATEST_BOARDS_LOCK:
+            before = _LATEST_BOARDS.get(latest)
+        if before is not None and before == board:
+            board = before  # the table's board is as it was: the same object, so comparing it later is free
+        with _LATEST_BOARDS_LOCK:
+            _LATEST_BOARDS[latest] = board
+            _LATEST_BOARDS.move_to_end(latest)
+            while len(_LATEST_BOARDS) > LATEST_BOARDS_KEPT:
+                _LATEST_BOARDS.popitem(last=False)
+        return board
+    return _PER_STATE.get(state, ("board", sees), work_out)
 
 
 def victory_dict(result) -> dict:
