@@ -232,6 +232,7 @@ def test_snapshots_after_the_amended_entry_are_rebuilt(app, client, monkeypatch)
         time.sleep(0.02)
     old = path.read_text()
     s = amend(client, t, seq=15, entry={"type": "spice.set", "faction": "atreides", "amount": 99}, reason="99")
+    deadline = time.monotonic() + 10
     while snapshot_seq() != 26 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert snapshot_seq() == 26  # the snapshot at 20 folded entry 15 as it was: a new one at 26

@@ -127,6 +127,24 @@ def test_a_double_tap_on_bought_a_card_buys_one(server, browser, gap):
     page.context.close()
 
 
+def test_no_control_on_the_phone_is_a_double_tap_zoom_target(server, browser):
+    """A double tap on a button is two taps for the page, never the browser's double-tap zoom
+    (which swallows both taps, and zooms an iPhone's page): every visible control says
+    ``touch-action: manipulation`` (pinch zoom stays), except the hold-to-see control, which
+    takes no gesture at all."""
+    g = dune_bidding(server)
+    page = phone(browser, server, g.code, "atreides")
+    wrong = page.evaluate("""() => [...document.querySelectorAll(
+            'button, .button, input:not([type=hidden]), select, summary, label, a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.tagName + (e.className ? '.' + e.className : ''), getComputedStyle(e).touchAction])
+        .filter(([name, t]) => t !== 'manipulation' && !(name.includes('sh-hold') && t === 'none'))""")
+    count = page.evaluate("() => document.querySelectorAll('#now button').length")
+    assert count >= 1
+    assert wrong == []
+    page.context.close()
+
+
 def live_updates_still_work(g, page, faction="atreides") -> None:
     """After the taps, another phone's entry still reaches this one (nothing was left holding the view)."""
     from playwright.sync_api import expect

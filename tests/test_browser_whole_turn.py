@@ -50,6 +50,7 @@ class Table:
         assert status == 201, t
         self.code, self.host = t["table"], t["host_token"]
         self.phones: dict = {}
+        self.started = time.monotonic()
 
     def state(self) -> dict:
         status, body = self.server.request("GET", f"/api/tables/{self.code}/state", token=self.host)
@@ -70,6 +71,15 @@ class Table:
         ctx = self.browser.new_context(**PHONE)
         ctx.add_init_script(WATCH)
         page = ctx.new_page()
+        t0 = self.started
+
+        def note(what: str) -> None:  # (printed: pytest shows it when the journey fails)
+            print(f"{time.monotonic() - t0:7.2f} {seat}: {what}")
+
+        page.on("response", lambda r: r.request.method != "GET" and note(
+            f"{r.request.method} {r.url.split(self.code)[-1]} -> {r.status}"))
+        page.on("requestfailed", lambda r: note(f"{r.method} {r.url.split(self.code)[-1]} failed: {r.failure}"))
+        page.on("console", lambda m: m.type in ("error", "warning") and note(f"console {m.type}: {m.text}"))
         page.goto(f"{self.server.url}/t/{self.code}/join")
         page.tap(f'button[name="seat"][value="{seat}"]')
         page.wait_for_url(re.compile(rf"/t/{self.code}$"))

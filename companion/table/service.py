@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -74,6 +75,9 @@ class Table:
         self.state: dict = {}
         self.latest = 0          # the newest seq known to exist (another process may be ahead of us)
         self.snapshot_seq = 0    # the seq of the last snapshot written or read
+        self.snapshot_tickets = itertools.count(1)  # snapshots asked for, in order (a newer one
+        self.snapshot_done = 0     # is never overwritten by an older one finishing later): the last on disk
+        self.snapshot_lock = threading.Lock()
         self.used = time.monotonic()  # the last time a request asked for it (idle tables are unloaded)
 
     @property
@@ -335,26 +339,32 @@ class TableService(Reading, Transfer):
 
     def _write_snapshot_later(self, t: Table) -> None:
         """Write the table's current fold in the background (the state is never mutated once
-        published: every entry folds into a copy)."""
+        published: every entry folds into a copy). Writes of one table go one at a time, through a
+        temporary file of their own, and one asked for earlier never replaces a later one."""
         path = self._snapshot_path(t.code)
         if path is None or not t.events:
             return
         state, undone, last = t.state, dict(t.undone), t.events[-1]
         t.snapshot_seq = state["revision"]
+        ticket = next(t.snapshot_tickets)
 
         def write():
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                text = json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
-                                   "last": [last["type"], last["ts"]], "state": state, "undone": undone})
-                if json.loads(text)["state"] != state:  # something JSON cannot carry: no snapshot
-                    log.warning("table %s: its state does not survive JSON; no snapshot", t.code)
+            with t.snapshot_lock:
+                if ticket < t.snapshot_done:  # a later fold is on disk already
                     return
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(text, "utf-8")
-                os.replace(tmp, path)
-            except OSError as exc:
-                log.warning("table %s: snapshot not written (%s)", t.code, exc)
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    text = json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
+                                       "last": [last["type"], last["ts"]], "state": state, "undone": undone})
+                    if json.loads(text)["state"] != state:  # something JSON cannot carry: no snapshot
+                        log.warning("table %s: its state does not survive JSON; no snapshot", t.code)
+                        return
+                    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                    tmp.write_text(text, "utf-8")
+                    os.replace(tmp, path)
+                    t.snapshot_done = ticket
+                except OSError as exc:
+                    log.warning("table %s: snapshot not written (%s)", t.code, exc)
 
         threading.Thread(target=write, name=f"snapshot-{t.code}", daemon=True).start()
 
