@@ -95,7 +95,7 @@ def start_server(port: int, data: Path, args) -> subprocess.Popen:
     env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_METRICS="1")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
-           "--threads", str(args.threads), "--gc", args.gc]
+           "--gc", args.gc, *(["--threads", str(args.threads)] if args.threads else []), "--http", args.http, "--loop", args.loop]
     if args.database:
         cmd += ["--database", args.database]
     log = open(data.parent / f"server-{port}.log", "ab")
@@ -530,7 +530,11 @@ async def amain(args) -> int:
         backend = "PostgreSQL" if args.database else "SQLite"
         route = (f", phones routed {'by table' if args.route == 'table' else 'round-robin'}"
                  if args.processes > 1 else "")
-        print(f"Server: {args.processes} process(es) on {backend}, --threads {args.threads}{route}, "
+        sys.path.insert(0, str(ROOT))
+        from companion.cli import DEFAULT_THREADS
+        from companion.web.asgi import event_loop, http_protocol
+        stack = f"{http_protocol(args.http).__name__.replace('Guarded', '').replace('Protocol', '')} on {event_loop(args.loop)}"
+        print(f"Server: {args.processes} process(es) on {backend}, {stack}, --threads {args.threads or DEFAULT_THREADS}{route}, "
               f"{os.cpu_count()} CPU cores on this machine", flush=True)
         run = Run(args, ports)
         load0 = os.getloadavg() if hasattr(os, "getloadavg") else (0, 0, 0)
@@ -617,7 +621,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--route", choices=("table", "spread"), default="table",
                     help="with --processes 2+: all phones of a table on one process, as a proxy that "
                          "hashes on the table code does (table, the default), or round-robin (spread)")
-    ap.add_argument("--threads", type=int, default=16, help="server worker threads (default 16)")
+    ap.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
+                    help="the server's request parser (its --http; default auto: httptools when installed)")
+    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                    help="the server's event loop (its --loop; default auto: uvloop when installed)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="server worker threads (default: the server's own, companion.cli.DEFAULT_THREADS)")
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
     ap.add_argument("--profile", action="store_true",
                     help="sample each server process with py-spy during part 1 and print where its time goes")

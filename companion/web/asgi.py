@@ -215,7 +215,7 @@ def build_environ(scope, body: bytes) -> dict:
 class CompanionASGI:
     """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
 
-    def __init__(self, flask_app, threads: int = 16):
+    def __init__(self, flask_app, threads: int = 6):
         self.flask = flask_app
         self.wsgi = WSGIBridge(flask_app, threads)
         self.tables = flask_app.extensions["tables"]
@@ -346,7 +346,7 @@ class CompanionASGI:
                 self.presence.leave(code, role)
 
 
-def asgi_app(flask_app, threads: int = 16) -> CompanionASGI:
+def asgi_app(flask_app, threads: int = 6) -> CompanionASGI:
     return CompanionASGI(flask_app, threads)
 
 
@@ -376,71 +376,146 @@ def busy_message(limit: int | None) -> str:
             f"few seconds. The host can restart the server with a higher --max-connections.")
 
 
-def _guarded_protocol():
-    from uvicorn.protocols.http import h11_impl
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+HEAD_LIMIT = 64 * 1024  # bytes a request head may take (h11's h11_max_incomplete_event_size)
 
-    async def connection_limit_reached(scope, receive, send) -> None:
-        """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
-        body = busy_message(GuardedH11Protocol.max_connections).encode()
-        await send({"type": "http.response.start", "status": 503, "headers": [
-            (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-            (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+async def connection_limit_reached(scope, receive, send) -> None:
+    """uvicorn's answer past ``limit_concurrency``, saying why (its own says only "Service Unavailable")."""
+    body = busy_message(GuardedProtocol.max_connections).encode()
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", b"2"), (b"cache-control", b"no-store"), (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+class GuardedProtocol:
+    """What both HTTP/1.1 parsers get here (mixed into uvicorn's h11 or httptools protocol): a
+    deadline for request headers (a socket that connects and sends nothing, or trickles its
+    request byte by byte, is dropped after ``header_timeout`` seconds instead of holding a
+    connection slot), a live stream closed at once on shutdown, and uvicorn's refusal past the
+    connection limit saying why."""
+
+    header_timeout = 10.0
+    max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
+    _header_deadline = None
+
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        self._arm()
+        _notice_vanished_peers(transport.get_extra_info("socket"))
+
+    def _arm(self):
+        if self._header_deadline is None:
+            self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+    def _disarm(self):
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
+            self._header_deadline = None
+
+    def _answering(self) -> bool:
+        return self.cycle is not None and not self.cycle.response_complete
+
+    def data_received(self, data):
+        super().data_received(data)
+        if self._answering():
+            self._disarm()  # a whole request arrived: it is being answered
+        else:
+            self._arm()  # part of a request: the deadline keeps running
+
+    def _headers_too_slow(self):
+        self._header_deadline = None
+        if not self._answering():
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    def connection_lost(self, exc):
+        self._disarm()
+        super().connection_lost(exc)
+
+    def shutdown(self):
+        """The server stops: a live stream is closed at once (the phone reconnects by itself
+        when the server is back); any other request in flight is finished first."""
+        if self._answering() and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", "")):
+            self.transport.close()
+            return
+        super().shutdown()
+
+
+def _h11_protocol():
+    from uvicorn.protocols.http import h11_impl
 
     h11_impl.service_unavailable = connection_limit_reached  # what uvicorn sends past the limit
 
-    class GuardedH11Protocol(H11Protocol):
-        """uvicorn's HTTP/1.1 protocol, plus a deadline for request headers: a socket that
-        connects and sends nothing (or a request trickled byte by byte) is dropped after
-        ``header_timeout`` seconds instead of holding a connection slot."""
-
-        header_timeout = 10.0
-        max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
-        _header_deadline = None
-
-        def connection_made(self, transport):
-            super().connection_made(transport)
-            self._arm()
-            _notice_vanished_peers(transport.get_extra_info("socket"))
-
-        def _arm(self):
-            if self._header_deadline is None:
-                self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
-
-        def _disarm(self):
-            if self._header_deadline is not None:
-                self._header_deadline.cancel()
-                self._header_deadline = None
-
-        def data_received(self, data):
-            super().data_received(data)
-            if self.cycle is not None and not self.cycle.response_complete:
-                self._disarm()  # a whole request arrived: it is being answered
-            else:
-                self._arm()  # part of a request: the deadline keeps running
-
-        def _headers_too_slow(self):
-            self._header_deadline = None
-            if self.cycle is None or self.cycle.response_complete:
-                if not self.transport.is_closing():
-                    self.transport.close()
-
-        def connection_lost(self, exc):
-            self._disarm()
-            super().connection_lost(exc)
-
-        def shutdown(self):
-            """The server stops: a live stream is closed at once (the phone reconnects by itself
-            when the server is back); any other request in flight is finished first."""
-            cycle = self.cycle
-            if (cycle is not None and not cycle.response_complete
-                    and EVENTS_PATH.match(getattr(self, "scope", {}).get("path", ""))):
-                self.transport.close()
-                return
-            super().shutdown()
+    class GuardedH11Protocol(GuardedProtocol, h11_impl.H11Protocol):
+        """uvicorn's pure-Python HTTP/1.1 protocol (h11), guarded; it refuses a head past
+        ``h11_max_incomplete_event_size`` by itself."""
 
     return GuardedH11Protocol
 
 
-GuardedH11Protocol = _guarded_protocol()
+def _httptools_protocol():
+    """uvicorn's protocol on httptools (llhttp, in C: a third of the time h11 takes to read a
+    request), guarded, or None where httptools is not installed."""
+    try:
+        from uvicorn.protocols.http import httptools_impl
+    except ImportError:
+        return None
+    httptools_impl.service_unavailable = connection_limit_reached
+
+    class GuardedHttpToolsProtocol(GuardedProtocol, httptools_impl.HttpToolsProtocol):
+        """With a limit on the request head that llhttp does not keep: past HEAD_LIMIT bytes
+        before the head is complete, the request is answered 400 and the connection closed."""
+
+        _head_bytes = 0   # bytes received since the last request head was complete
+        _heads = 0        # request heads completed on this connection
+
+        def data_received(self, data):
+            heads = self._heads
+            super().data_received(data)
+            if self._heads != heads:
+                self._head_bytes = 0  # (what follows a complete head is its body, or the next request)
+                return
+            if self.cycle is not None and not self.cycle.response_complete:
+                return  # the body of the request being answered
+            self._head_bytes += len(data)
+            if self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
+                self._disarm()
+                self.send_400_response("Request head too large.")
+
+        def on_headers_complete(self):
+            self._heads += 1
+            super().on_headers_complete()
+
+    return GuardedHttpToolsProtocol
+
+
+def http_protocol(name: str = "auto"):
+    """The guarded protocol class for ``name``: "h11", "httptools", or "auto" (httptools when it
+    is installed, else h11)."""
+    if name not in ("auto", "h11", "httptools"):
+        raise ValueError(f"unknown HTTP implementation {name!r}")
+    if name in ("auto", "httptools"):
+        cls = _httptools_protocol()
+        if cls is not None:
+            return cls
+        if name == "httptools":
+            raise RuntimeError("httptools is not installed (pip install httptools)")
+    return _h11_protocol()
+
+
+def event_loop(name: str = "auto") -> str:
+    """uvicorn's ``loop`` setting for ``name``: "asyncio", "uvloop", or "auto" (uvloop when it is
+    installed, which it is not on Windows, else asyncio)."""
+    if name not in ("auto", "asyncio", "uvloop"):
+        raise ValueError(f"unknown event loop {name!r}")
+    if name == "asyncio":
+        return "asyncio"
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        if name == "uvloop":
+            raise RuntimeError("uvloop is not installed (pip install uvloop; not on Windows)") from None
+        return "asyncio"
+    return "uvloop"
+
