@@ -533,7 +533,7 @@ async def amain(args) -> int:
         sys.path.insert(0, str(ROOT))
         from companion.cli import DEFAULT_THREADS
         from companion.web.asgi import event_loop, http_protocol
-        stack = f"{http_protocol(args.http).__name__.replace('Guarded', '').replace('Protocol', '')} on {event_loop(args.loop)}"
+        stack = f"{http_protocol(args.http).parser} on {event_loop(args.loop)}"
         print(f"Server: {args.processes} process(es) on {backend}, {stack}, --threads {args.threads or DEFAULT_THREADS}{route}, "
               f"{os.cpu_count()} CPU cores on this machine", flush=True)
         run = Run(args, ports)

@@ -16,7 +16,7 @@ CONNECTIONS_PER_PHONE = 3  # its live stream + the 1-2 keep-alive connections a 
 DEFAULT_MAX_CONNECTIONS = 300 * 7 * CONNECTIONS_PER_PHONE + 1700  # 300 tables x (6 phones + a board): 8000
 # Worker threads: Python runs one at a time (the GIL), so more threads than the pages' waits on
 # the store need only make every answer wait its turn longer. At 150 busy mid-game tables on one
-# process, entry p99 was 132-228 ms with 6 (three runs), 533 with 4, 555 with 8, 620-1729 with 16.
+# process, entry p99 was 132-228 ms with 6 (three runs), 534 with 4, 555 with 8, 621-1729 with 16.
 DEFAULT_THREADS = 6
 
 

@@ -345,29 +345,17 @@ def test_a_snapshot_finishing_late_never_replaces_a_newer_one(app, monkeypatch):
     its temporary file to the other."""
     import json
     monkeypatch.setattr(service_mod, "SNAPSHOT_EVERY", 10)
-    started: list = []
-
-    class Held:  # the writer threads, held so the test runs them in the worst order
-        def __init__(self, target, name=None, daemon=None):
-            self.target = target
-            if name and name.startswith("snapshot-"):
-                started.append(self)
-            else:
-                raise AssertionError(name)
-
-        def start(self):
-            pass
-
+    started: list = []   # the writers, held so the test runs them in the worst order
     client = app.test_client()
     t = create_table(client, SIX)
-    monkeypatch.setattr(service_mod.threading, "Thread", Held)
+    monkeypatch.setattr(service_mod, "in_background", lambda work, name: started.append(work))
     for i in range(20):
         act(client, t.code, t.host, type="storm.set", sector=1 + i % 18)
     monkeypatch.undo()
     assert len(started) == 2
     path = app.extensions["tables"].snapshot_dir / f"{t.code}.json"
-    started[1].target()   # the fold at 20 lands first
+    started[1]()   # the fold at 20 lands first
     assert json.loads(path.read_text())["seq"] == 20
-    started[0].target()   # the fold at 10 finishes later: it must not replace the one at 20
+    started[0]()   # the fold at 10 finishes later: it must not replace the one at 20
     assert json.loads(path.read_text())["seq"] == 20
     assert not list(path.parent.glob(f"{t.code}.*.tmp"))

@@ -61,6 +61,11 @@ def copy_state(state: dict) -> dict:
     except (pickle.PicklingError, TypeError, AttributeError):
         return copy.deepcopy(state)
 
+def in_background(work, name: str) -> None:
+    """Run ``work()`` on a daemon thread of its own (the snapshot writers; tests hold them here)."""
+    threading.Thread(target=work, name=name, daemon=True).start()
+
+
 class Table:
     """One table in memory: its config, its entries and the state they fold to."""
 
@@ -366,7 +371,7 @@ class TableService(Reading, Transfer):
                 except OSError as exc:
                     log.warning("table %s: snapshot not written (%s)", t.code, exc)
 
-        threading.Thread(target=write, name=f"snapshot-{t.code}", daemon=True).start()
+        in_background(write, f"snapshot-{t.code}")
 
     def fold(self, code: str, config: dict, events: list[dict], *, strict: bool = False) -> tuple[dict, dict]:
         """Replay entries into a state. Undone entries are skipped. A stored entry that no longer

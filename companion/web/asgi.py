@@ -13,6 +13,7 @@ Run by uvicorn (``companion`` on the command line, see cli.py) on Linux, macOS a
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import random
@@ -215,7 +216,7 @@ def build_environ(scope, body: bytes) -> dict:
 class CompanionASGI:
     """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
 
-    def __init__(self, flask_app, threads: int = 6):
+    def __init__(self, flask_app, threads: int):
         self.flask = flask_app
         self.wsgi = WSGIBridge(flask_app, threads)
         self.tables = flask_app.extensions["tables"]
@@ -346,7 +347,7 @@ class CompanionASGI:
                 self.presence.leave(code, role)
 
 
-def asgi_app(flask_app, threads: int = 6) -> CompanionASGI:
+def asgi_app(flask_app, threads: int) -> CompanionASGI:
     return CompanionASGI(flask_app, threads)
 
 
@@ -395,6 +396,7 @@ class GuardedProtocol:
     connection slot), a live stream closed at once on shutdown, and uvicorn's refusal past the
     connection limit saying why."""
 
+    parser = ""  # "h11" or "httptools": which one it is mixed into
     header_timeout = 10.0
     max_connections: int | None = None  # for the refusal's sentence (cli.make_server sets it)
     _header_deadline = None
@@ -442,6 +444,7 @@ class GuardedProtocol:
         super().shutdown()
 
 
+@functools.cache
 def _h11_protocol():
     from uvicorn.protocols.http import h11_impl
 
@@ -451,12 +454,15 @@ def _h11_protocol():
         """uvicorn's pure-Python HTTP/1.1 protocol (h11), guarded; it refuses a head past
         ``h11_max_incomplete_event_size`` by itself."""
 
+        parser = "h11"
+
     return GuardedH11Protocol
 
 
+@functools.cache
 def _httptools_protocol():
-    """uvicorn's protocol on httptools (llhttp, in C: a third of the time h11 takes to read a
-    request), guarded, or None where httptools is not installed."""
+    """uvicorn's protocol on httptools (llhttp, in C), guarded, or None where httptools is not
+    installed."""
     try:
         from uvicorn.protocols.http import httptools_impl
     except ImportError:
@@ -467,6 +473,7 @@ def _httptools_protocol():
         """With a limit on the request head that llhttp does not keep: past HEAD_LIMIT bytes
         before the head is complete, the request is answered 400 and the connection closed."""
 
+        parser = "httptools"
         _head_bytes = 0   # bytes received since the last request head was complete
         _heads = 0        # request heads completed on this connection
 
@@ -476,7 +483,7 @@ def _httptools_protocol():
             if self._heads != heads:
                 self._head_bytes = 0  # (what follows a complete head is its body, or the next request)
                 return
-            if self.cycle is not None and not self.cycle.response_complete:
+            if self._answering():
                 return  # the body of the request being answered
             self._head_bytes += len(data)
             if self._head_bytes > HEAD_LIMIT and not self.transport.is_closing():
