@@ -15,7 +15,6 @@ import hashlib
 import itertools
 import json
 import logging
-import os
 import pickle
 import secrets
 import threading
@@ -32,6 +31,7 @@ from .export_format import EXPORT_FORMAT  # noqa: F401 - the export format's id 
 from .errors import EntryError, Forbidden, Stale  # noqa: F401 - the service's refusals, raised here
 from .reading import Reading
 from .transfer import Transfer
+from .snapshot_file import in_background, write_in_order
 from . import amend as amending
 from .amend import Conflicts  # noqa: F401 - raised by amend(), answered 409 by the API
 
@@ -50,7 +50,6 @@ def validation_message(exc: ValidationError) -> tuple[str, list]:
     return f"{first['field']}: {first['message']}{more}", fields
 
 
-
 def copy_state(state: dict) -> dict:
     """A deep copy of a table's state for an entry to fold into (the published one is never
     changed). The state is JSON-like data, which pickling copies in C about five times faster than
@@ -60,10 +59,6 @@ def copy_state(state: dict) -> dict:
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError):
         return copy.deepcopy(state)
-
-def in_background(work, name: str) -> None:
-    """Run ``work()`` on a daemon thread of its own (the snapshot writers; tests hold them here)."""
-    threading.Thread(target=work, name=name, daemon=True).start()
 
 
 class Table:
@@ -344,8 +339,7 @@ class TableService(Reading, Transfer):
 
     def _write_snapshot_later(self, t: Table) -> None:
         """Write the table's current fold in the background (the state is never mutated once
-        published: every entry folds into a copy). Writes of one table go one at a time, through a
-        temporary file of their own, and one asked for earlier never replaces a later one."""
+        published: every entry folds into a copy), in order (``snapshot_file``)."""
         path = self._snapshot_path(t.code)
         if path is None or not t.events:
             return
@@ -353,25 +347,9 @@ class TableService(Reading, Transfer):
         t.snapshot_seq = state["revision"]
         ticket = next(t.snapshot_tickets)
 
-        def write():
-            with t.snapshot_lock:
-                if ticket < t.snapshot_done:  # a later fold is on disk already
-                    return
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    text = json.dumps({"seq": state["revision"], "rules": rules_fingerprint(),
-                                       "last": [last["type"], last["ts"]], "state": state, "undone": undone})
-                    if json.loads(text)["state"] != state:  # something JSON cannot carry: no snapshot
-                        log.warning("table %s: its state does not survive JSON; no snapshot", t.code)
-                        return
-                    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-                    tmp.write_text(text, "utf-8")
-                    os.replace(tmp, path)
-                    t.snapshot_done = ticket
-                except OSError as exc:
-                    log.warning("table %s: snapshot not written (%s)", t.code, exc)
-
-        in_background(write, f"snapshot-{t.code}")
+        doc = {"seq": state["revision"], "rules": rules_fingerprint(), "last": [last["type"], last["ts"]],
+               "state": state, "undone": undone}
+        in_background(lambda: write_in_order(t, ticket, path, doc), f"snapshot-{t.code}")
 
     def fold(self, code: str, config: dict, events: list[dict], *, strict: bool = False) -> tuple[dict, dict]:
         """Replay entries into a state. Undone entries are skipped. A stored entry that no longer
