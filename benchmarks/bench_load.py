@@ -23,7 +23,8 @@ every ``--every`` seconds, the tables spread over that period.
 - ``--fetch phone`` (the default): each phone does what its page does (``benchmarks/phones.py``):
   it loads ``GET /t/CODE`` with browser headers, holds the page's stream, and on every
   ``event: changed`` refetches what the page refetches (every element listening to
-  ``sse:changed``, with htmx's headers); the entry is a tap on one of the table's phones in turn
+  ``sse:changed``, with htmx's headers), or takes the view its stream pushes (``event: view``,
+  printed as "views pushed on streams"); the entry is a tap on one of the table's phones in turn
   (a public bribe of 1 spice to the next faction, posted as the page's form to ``/t/CODE/act``,
   answered by the view that phone swaps in).
 - ``--fetch json``: the older model: the host makes ``storm.set`` entries through the JSON API and
@@ -346,6 +347,7 @@ async def part1(run: Run, args, procs) -> dict:
             p = phones[0]
             print(f"  the page refetches on a change: {', '.join(path for _, path in p.listen) or 'nothing'}; "
                   f"skips a revision it shows: {'yes' if p.skips_shown else 'no'}; "
+                  f"its stream pushes its view: {'yes' if p.takes_push else 'no'}; "
                   f"first page {p.page_bytes / 1024:.1f} KB transferred", flush=True)
         await asyncio.sleep(1)
         entries: list = []
@@ -354,6 +356,8 @@ async def part1(run: Run, args, procs) -> dict:
             by_table.setdefault(p.code, []).append(p)
         fetches0 = sum(p.fetches for p in phones)
         bytes0 = sum(p.fetch_bytes for p in phones)
+        pushes0 = sum(getattr(p, "pushes", 0) for p in phones)
+        pushed0 = sum(getattr(p, "push_bytes", 0) for p in phones)
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         wall0 = time.time()
         t_start = time.perf_counter()
@@ -388,6 +392,8 @@ async def part1(run: Run, args, procs) -> dict:
         metrics = await server_metrics(admin, run, wall0)
         fetches = sum(p.fetches for p in phones) - fetches0
         fetch_bytes = sum(p.fetch_bytes for p in phones) - bytes0
+        pushes = sum(getattr(p, "pushes", 0) for p in phones) - pushes0
+        push_bytes = sum(getattr(p, "push_bytes", 0) for p in phones) - pushed0
         run.stop.set()
         for t in tasks:
             t.cancel()
@@ -411,6 +417,7 @@ async def part1(run: Run, args, procs) -> dict:
         profiles.append([f"  (no profile: {err})"] if err else s.report())
     return {"profiles": profiles, "entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
             "lag": lags, "client_cpu": client_cpu, "fetches": fetches, "fetch_bytes": fetch_bytes,
+            "pushes": pushes, "push_bytes": push_bytes,
             "metrics": metrics, "n_entries": len(entries)}
 
 
@@ -553,6 +560,10 @@ async def amain(args) -> int:
         print(f"  fetches after changes    {res1['fetches']} ({res1['fetches'] / d:.1f}/s, {per_change:.2f} per change "
               f"per phone, {res1['fetch_bytes'] / max(1, res1['fetches']) / 1024:.1f} KB each "
               f"{'transferred' if args.fetch == 'phone' else 'decoded'})")
+        if args.fetch == "phone":
+            per_push = res1["pushes"] / max(1, res1["n_entries"] * args.phones)
+            print(f"  views pushed on streams  {res1['pushes']} ({res1['pushes'] / d:.1f}/s, {per_push:.2f} per change "
+                  f"per phone, {res1['push_bytes'] / max(1, res1['pushes']) / 1024:.1f} KB each on the stream)")
         print(f"  entry round trip         {figures(res1['entries'])}   target p99 <= 150")
         print(f"  change visible on phone  {figures(res1['visible'])}   target p99 <= 500")
         print(f"  errors                   {errors1}   target 0")

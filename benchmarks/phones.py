@@ -11,6 +11,10 @@ follows the templates when they change:
 - when the page marks the revision it shows (``data-shown-revision`` in the view), a change the
   page already shows is not fetched again, and a change announced while the phone's own entry is
   on its way waits for that entry's answer (as static/app.js does);
+- when the page listens to ``sse:view`` (its stream, ``?parts=view&have=…``, pushes the seat's
+  view: companion/web/push.py), a pushed view is swapped as the page swaps it, with no request,
+  held while its own entry is on its way, and fetched instead when it calls a part unchanged that
+  the phone does not show (as static/refresh.js does);
 - a tap is the page's form post: ``POST /t/CODE/act`` with ``HX-Request``, ``HX-Target: view`` and
   the CSRF header the page carries, answered by the fresh view, which the phone swaps in;
 - a request for the view says which board part the page shows (``X-Have-Board``, as app.js does)
@@ -26,6 +30,7 @@ import asyncio
 import re
 import time
 import zlib
+from urllib.parse import quote
 
 import aiohttp
 
@@ -50,18 +55,27 @@ CSRF = re.compile(rb'"X-CSRF-Token":\s*"([^"]+)"|X-CSRF-Token&#34;:\s*&#34;([^&]
 
 async def read_changes(response, phone) -> None:
     """Read a live stream as the page's SSE extension does: ``retry:`` means connected, each
-    ``changed`` event's revision goes to ``phone.changed``."""
-    event = None
-    async for raw in response.content:
+    ``changed`` event's revision goes to ``phone.changed``, each ``view`` event (a view pushed
+    down a seat's stream) to ``phone.pushed`` with the bytes it took on the stream."""
+    event, data, size = None, [], 0
+    while True:
+        raw = await response.content.readuntil(b"\n", max_size=1 << 22)  # (a pushed view's lines can be long)
+        if not raw:
+            return
+        size += len(raw)
         line = raw.decode().rstrip("\r\n")
         if line.startswith("retry:"):
             phone.connected.set()
         elif line.startswith("event:"):
             event = line[6:].strip()
-        elif line.startswith("data:") and event == "changed":
-            phone.changed(int(line[5:].strip()))
+        elif line.startswith("data:"):
+            data.append(line[6:] if line[5:6] == " " else line[5:])
         elif line == "":
-            event = None
+            if event == "changed" and data:
+                phone.changed(int(data[0].strip()))
+            elif event == "view" and data and hasattr(phone, "pushed"):
+                phone.pushed("\n".join(data).encode(), size)
+            event, data, size = None, [], 0
 
 
 def decode(body: bytes, encoding: str | None) -> bytes:
@@ -106,6 +120,9 @@ class PagePhone:
         self.deferred = -1
         self.fetches = 0
         self.fetch_bytes = 0
+        self.pushes = 0        # views the stream brought (and the bytes they took on it)
+        self.push_bytes = 0
+        self.takes_push = False  # the page listens to sse:view (its stream pushes its view)
         self.page_bytes = 0
         self.board: str | None = None  # the etag of the board part the page shows
         self.parts: dict[str, str] = {}  # element id -> etag of each part the page shows
@@ -145,8 +162,13 @@ class PagePhone:
                 self.board = board.group(1).decode() if board else None
                 self.skips_shown = bool(SHOWN.search(page))
                 self.listen = listeners(page)
+                self.takes_push = bool(re.search(rb'hx-trigger="[^"]*sse:view', page))
+                for m in PART.finditer(page):
+                    self.parts[m.group(1).decode()] = m.group(2).decode()
                 connect = re.search(rb'sse-connect="([^"]+)"', page)
                 path = connect.group(1).decode().replace("&amp;", "&") if connect else f"/t/{self.code}/events"
+                if self.takes_push and "parts=view" in path and self.parts:  # as static/refresh.js does
+                    path += "&have=" + quote(",".join(f"{k}={v}" for k, v in self.parts.items()))
                 headers = {"User-Agent": UA, "Accept": "text/event-stream", "Cache-Control": "no-cache"}
                 async with session.get(path, headers=headers) as r:
                     if r.status != 200:
@@ -170,6 +192,27 @@ class PagePhone:
                 return  # the answer to its own entry is on its way
         for target, path in self.listen:
             self.trigger(target, path)
+
+    def pushed(self, html: bytes, size: int) -> None:
+        """A view the stream brought: swapped as the page does (static/refresh.js), or, while its own
+        entry is on its way, held until that answer as a change is; a revision shown is dropped."""
+        if not self.takes_push:
+            return
+        self.pushes += 1
+        self.push_bytes += size
+        rev = shown_revision(html)
+        if rev <= self.shown:
+            return
+        if self.posting:
+            self.deferred = max(self.deferred, rev)
+            return
+        for m in re.finditer(rb'<[^>]*\sdata-same[\s>=][^>]*>', html):  # a part kept must be the one shown
+            ident, etag = re.search(rb'(?:^|[^\w-])id="([^"]+)"', m.group(0)), re.search(rb'data-etag="([^"]+)"', m.group(0))
+            if not ident or not etag or self.parts.get(ident.group(1).decode()) != etag.group(1).decode():
+                for target, path in self.listen:
+                    self.trigger(target, path)
+                return
+        self.swapped(html)
 
     def trigger(self, target: str, path: str) -> None:
         if self.busy.get(path):

@@ -1,6 +1,7 @@
 """A phone keeps the board it shows when a change leaves the board as it was (real headless
 Chromium, 390x844): the refresh's answer carries an empty board section and the page keeps its own
-board element in place; a change on the board brings the new board."""
+board element in place; a change on the board brings the new board. The view comes down the
+phone's own stream (event: view), not as a request: the page asks for none."""
 from __future__ import annotations
 
 import pytest
@@ -20,7 +21,8 @@ def test_a_refresh_keeps_the_board_element_until_the_board_changes(live_server, 
     page.on("response", lambda r: sizes.append((r.url, len(r.body()))) if r.url.endswith("/view") else None)
     page.goto(f"{server.url}/t/{code}")
     page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
-    page.evaluate("() => { document.getElementById('board').__mark = 'kept'; }")
+    page.evaluate("""() => { document.getElementById('board').__mark = 'kept'; window.__pushed = [];
+      document.addEventListener('sse:view', function (e) { window.__pushed.push(e.detail.data.length); }); }""")
     shown = page.locator("#view [data-shown-revision]")
 
     def change(rev, **entry):
@@ -41,7 +43,10 @@ def test_a_refresh_keeps_the_board_element_until_the_board_changes(live_server, 
     # (static/parts.js patches the board one level down: its changed heading is a new element)
     assert page.evaluate("() => document.querySelector('#board h2').__mark") is None
     page.wait_for_timeout(200)
-    kept, moved = sizes[0][1], sizes[-1][1]
+    assert sizes == []  # no request for the view: each came down the stream
+    pushed = page.evaluate("window.__pushed")
+    assert len(pushed) == 3, pushed
+    kept, moved = pushed[0], pushed[-1]
     print(f"\nrefresh with the board kept: {kept} bytes; with a new board: {moved} bytes")
     assert kept < moved - 5000
     ctx.close()

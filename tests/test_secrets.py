@@ -1,6 +1,6 @@
 """Property: random sequences of entries from random seats never put one seat's secret into
-another seat's response (JSON state, the /view HTML fragment, the history JSON, a 409 body,
-the live stream).
+another seat's response (JSON state, the /view HTML fragment, the view pushed down a seat's
+stream, the history JSON, a 409 body, the live stream).
 
 Secrets are made distinctive so they can also be searched for as text: each faction's spice
 amounts lie in its own band (atreides 310-399, harkonnen 410-499, ...). Hands and traitors hold
@@ -8,6 +8,7 @@ real card and leader names (made-up ones are refused), so they are checked struc
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -62,6 +63,23 @@ step = st.tuples(st.sampled_from(ACTORS), st.one_of(secret_entry, secret_entry, 
 
 def numbers(text: str) -> set[int]:
     return {int(x) for x in NUMBER.findall(text)}
+
+
+def pushed_view(app, code: str, token: str, have: str = "") -> str:
+    """The view the real server pushes down the stream of the seat holding ``token``
+    (companion/web/push.py, through the ASGI app's own path), given the parts the page shows."""
+    from companion.web.asgi import asgi_app
+    from companion.web.push import SeatPush
+
+    server = app.extensions.get("test-asgi")
+    if server is None:
+        server = app.extensions["test-asgi"] = asgi_app(app, 2)
+    scope = {"type": "http", "method": "GET", "path": f"/t/{code}/events", "root_path": "", "scheme": "http",
+             "http_version": "1.1", "query_string": b"parts=view", "server": ("127.0.0.1", 80),
+             "headers": [(b"host", b"127.0.0.1"), (b"cookie", f"seat_{code}={token}".encode())]}
+    pushed = asyncio.run(server.push_view(SeatPush(scope, code, have)))
+    assert pushed is not None, "a seat's push is a plain 200 view"
+    return pushed[1]
 
 
 class Table:
@@ -150,6 +168,13 @@ class Table:
             html = r.get_data(as_text=True)
             self.check_leak(viewer, html, "view HTML")
             if viewer != "board":
+                # the view its stream pushes, with nothing and with every part it shows kept
+                token = self.phones[viewer].get_cookie(f"seat_{self.code}").value
+                shows = ",".join(f"{k}={v}" for k, v in re.findall(r'id="([a-z-]+)" data-etag="([0-9a-f]+)"', html))
+                for have in ("", shows):
+                    pushed = pushed_view(self.app, self.code, token, have)
+                    self.check_leak(viewer, pushed, "pushed view")
+                    assert f'id="my-spice">{host["factions"][viewer]["spice"]}<' in pushed or "my-panel" in have
                 assert f'id="my-spice">{host["factions"][viewer]["spice"]}<' in html
                 # "Enter by hand": loaded when opened, and rendered whole by a refresh while it is open
                 # the shipment fold likewise (Shipment & Movement only; another phase says so)

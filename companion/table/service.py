@@ -175,6 +175,13 @@ class TableService(Reading, Transfer):
         t = self._tables.get(code.upper())
         return None if t is None else t.known_revision
 
+    def written_by(self, code: str, revision: int) -> str | None:
+        """The seat that made entry ``revision`` when it is this loaded table's latest (never
+        loads, never waits; None when not known here)."""
+        t = self._tables.get(code.upper())
+        last = t.events[-1] if t is not None and t.events else None
+        return last.get("seat") if last is not None and last["seq"] == revision else None
+
     # -- creating and loading ------------------------------------------------------------------
     @staticmethod
     def code_ok(code) -> bool:

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs
 from ..table.store import StorageUnavailable
 from . import auth
 from .live import HEARTBEAT_SECONDS
+from .push import PUSHED, SeatPush, sse_message
 
 log = logging.getLogger(__name__)
 EVENTS_PATH = re.compile(r"^/t/([A-Za-z0-9]{1,16})/events$")
@@ -308,6 +309,9 @@ class CompanionASGI:
             self.presence.enter(code, role)
         seats_seen = self.presence.epoch(code)
         seen = since
+        pusher = None
+        if role not in (None, "board") and query.get("parts") == [PUSHED]:
+            pusher = SeatPush(scope, code, (query.get("have") or [""])[0])
 
         async def put(text: str) -> None:
             await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
@@ -319,7 +323,15 @@ class CompanionASGI:
                 revision = self.tables.cached_revision(code)
                 if revision is not None and revision != seen:
                     seen = revision
-                    await put(f"id: {seen}\nevent: changed\ndata: {seen}\n\n")
+                    pushed = None
+                    if pusher is not None and self.tables.written_by(code, seen) != role:
+                        pushed = await self.push_view(pusher)
+                    if pushed is not None:
+                        shown, html = pushed
+                        seen = max(seen, shown)
+                        await put(sse_message(PUSHED, shown, html))
+                    else:
+                        await put(f"id: {seen}\nevent: changed\ndata: {seen}\n\n")
                     if once:
                         break
                     continue
@@ -345,6 +357,22 @@ class CompanionASGI:
             watcher.cancel()
             if role is not None:
                 self.presence.leave(code, role)
+
+
+    async def push_view(self, pusher: SeatPush) -> tuple[int, str] | None:
+        """(revision, html) of the seat's view for its stream, or None when it is not a plain
+        200 answer (the stream then says ``changed``: the page's own fetch shows what happened)."""
+        environ = build_environ(pusher.request_scope(), b"")
+        loop = asyncio.get_running_loop()
+        status, headers, chunks = await loop.run_in_executor(self.wsgi.pool, self.wsgi.run, environ)
+        if status != 200 or any(k == b"content-encoding" for k, _ in headers):
+            return None
+        try:
+            html = b"".join(chunks).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        shown = pusher.learn(html)
+        return None if shown is None else (shown, html)
 
 
 def asgi_app(flask_app, threads: int) -> CompanionASGI:

@@ -1,7 +1,9 @@
 """Live updates over server-sent events.
 
-The stream carries no game content at all: only ``event: changed`` with the new revision.
-Each phone then fetches its own filtered view, so a secret can never travel on the stream.
+This stream carries no game content at all: only ``event: changed`` with the new revision.
+Each phone then fetches its own filtered view, so a secret can never travel on it. (The real
+server's native stream can bring a seat its own view instead, when the page asks for it:
+companion/web/push.py; this one answers that request with ``changed`` too.)
 A comment line every few seconds keeps proxies and sleepy Wi-Fi from closing the connection;
 phones that wake from sleep reconnect and resync by themselves (see static/app.js).
 Any browser that knows the table code may listen (the public board screen has no seat); a seat's
