@@ -1,6 +1,8 @@
 """One request per change on a phone (issue 30): the page refreshes one element on the stream's
 ``changed`` event, the view answer carries the proposals out of band, and the phone that tapped
-does not fetch again the revision its own answer brought."""
+does not fetch again the revision its own answer brought. A phone's stream asks for its view
+(``?parts=view``): another seat's change comes down the stream as the view itself, so it costs
+the phone no request at all."""
 from __future__ import annotations
 
 import re
@@ -47,7 +49,10 @@ def test_the_view_answer_carries_each_seats_proposals_out_of_band(app, client):
 # -- in the browser: count the requests each phone makes -----------------------------------------
 
 COUNT = """
-window.__gets = []; window.__posts = [];
+window.__gets = []; window.__posts = []; window.__pushes = [];
+document.addEventListener('htmx:sseMessage', function (e) {
+  if (e.detail && e.detail.type === 'view') window.__pushes.push(parseInt(e.detail.lastEventId, 10));
+});
 document.addEventListener('htmx:beforeSend', function (e) {
   var c = e.detail.requestConfig; (c.verb === 'get' ? window.__gets : window.__posts).push(c.path);
 });
@@ -72,7 +77,7 @@ def _shows(page, rev):
 
 @BROWSER[0]
 @BROWSER[1]
-def test_each_phone_makes_one_request_per_change_and_the_tapper_none_more(browser, tmp_path):
+def test_another_seats_change_costs_a_phone_no_request_and_the_tapper_one_post(browser, tmp_path):
     server = LiveServer(tmp_path / "data").start()
     try:
         status, body = server.request("POST", "/api/tables", {"factions": SIX})
@@ -92,8 +97,9 @@ def test_each_phone_makes_one_request_per_change_and_the_tapper_none_more(browse
         emperor = _phone(browser, server, code, "emperor", body["join_url"])
         for p in (atreides, emperor):
             _shows(p, rev)
-            p.evaluate("() => { window.__gets.length = 0; window.__posts.length = 0; }")
-        # another seat's change: each phone fetches its view once, and the proposals come with it
+            p.evaluate("() => { window.__gets.length = 0; window.__posts.length = 0; window.__pushes.length = 0; }")
+        # another seat's change: each phone's view comes down its stream (no request), and the
+        # proposals come with it
         rev = entry(host, type="spice.add", faction="emperor", amount=1)
         for p in (atreides, emperor):
             _shows(p, rev)
@@ -101,17 +107,21 @@ def test_each_phone_makes_one_request_per_change_and_the_tapper_none_more(browse
         assert "Waiting for" in atreides.locator("#proposals").inner_text()
         emperor.wait_for_timeout(500)  # anything else the page would fetch has been sent by now
         for p in (atreides, emperor):
-            assert p.evaluate("window.__gets") == [f"/t/{code}/view"]
-            p.evaluate("() => { window.__gets.length = 0; }")
-        # the Emperor taps Agree: its answer is the new view; its stream's news of the same revision
-        # fetches nothing more; the other phone fetches once
+            assert p.evaluate("window.__gets") == []
+            assert p.evaluate("window.__pushes") == [rev]
+            p.evaluate("() => { window.__pushes.length = 0; }")
+        # the Emperor taps Agree: its answer is the new view; its stream only announces the same
+        # revision (no push of its own change) and it fetches nothing more; the other phone is
+        # pushed the new view once
         emperor.locator("#proposals").get_by_text("Agree").tap()
         _shows(emperor, rev + 1)
         _shows(atreides, rev + 1)
         emperor.wait_for_timeout(800)
         assert emperor.evaluate("window.__posts") == [f"/t/{code}/act"]
         assert emperor.evaluate("window.__gets") == []
-        assert atreides.evaluate("window.__gets") == [f"/t/{code}/view"]
+        assert emperor.evaluate("window.__pushes") == []
+        assert atreides.evaluate("window.__gets") == []
+        assert atreides.evaluate("window.__pushes") == [rev + 1]
         assert "Proposals" not in emperor.locator("#proposals").inner_text()
         assert "Proposals" not in atreides.locator("#proposals").inner_text()
     finally:

@@ -121,7 +121,8 @@ def test_one_render_per_load(app, client):
     phone = join_seat(app, t.code, "atreides")
     html = phone.get(f"/t/{t.code}").get_data(as_text=True)
     rev = state(client, t.code, t.host)["revision"]
-    assert f'sse-connect="/t/{t.code}/events?since={rev}"' in html
+    # ...and asks it for the seat's view itself on another seat's change (issue 30)
+    assert f'sse-connect="/t/{t.code}/events?since={rev}&parts=view"' in html
     assert html.count(f'hx-get="/t/{t.code}/battle"') == 1 and "toggle from:#battle-details once" in html
     setup_done(client, t)
     act(client, t.code, t.host, type="phase.set", turn=1, phase="battle")
