@@ -44,7 +44,7 @@ def with_secrets(app, factions=FACTIONS):
 
 def assert_public(html: str, where: str) -> None:
     for f in SPICE:
-        assert not re.search(rf"(?<!\d){SPICE[f]}(?!\d)", html), f"{f}'s spice in {where}"
+        assert not shows_number(html, SPICE[f]), f"{f}'s spice in {where}"
         assert CARDS[f] not in html, f"{f}'s card in {where}"
         assert TRAITOR[f] not in html, f"{f}'s traitor in {where}"
 
