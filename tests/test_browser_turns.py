@@ -110,12 +110,11 @@ class Table:
 
 # Installed in every page: the latest revision the event stream announced, and the requests htmx
 # actually sent (a refresh that app.js holds back while the player types is never sent).
-WATCH = r"""
+WATCH = """
 window.__sseRev = -1; window.__xhrs = new Set();
 document.addEventListener('htmx:sseMessage', function (e) {
-  // event: changed carries the revision; event: view (a pushed view) carries it inside the HTML
-  var d = (e.detail && e.detail.data) || '', n = parseInt(d, 10);
-  if (isNaN(n)) { var m = /data-shown-revision="(\d+)"/.exec(d); n = m ? parseInt(m[1], 10) : NaN; }
+  // event: changed carries the revision as its data; event: view (a pushed view) as its id
+  var d = e.detail || {}, n = parseInt(d.type === 'view' ? d.lastEventId : d.data, 10);
   if (!isNaN(n)) window.__sseRev = Math.max(window.__sseRev, n);
 });
 document.addEventListener('htmx:beforeSend', function (e) { window.__xhrs.add(e.detail.xhr); });
