@@ -46,7 +46,10 @@ sys.path.insert(0, str(ROOT))
 from conftest import ARGS, CHROMIUM, PHONE, LiveServer  # noqa: E402
 
 WATCH = """
-window.__m = {painted: [], swaps: [], longtasks: 0, gets: 0, posts: 0, tapAt: 0};
+window.__m = {painted: [], swaps: [], arrived: [], swapAt: [], longtasks: 0, gets: 0, posts: 0, tapAt: 0};
+document.addEventListener('sse:view', function (e) {  // a view pushed down the stream arrives (refresh.js takes it)
+  var m = e.detail && /data-shown-revision="(\\d+)"/.exec(e.detail.data || '');
+  if (m) { window.__m.arrived.push({rev: parseInt(m[1], 10), at: __now()}); } }, true);
 try { new PerformanceObserver(function (l) { window.__m.longtasks += l.getEntries().length; })
         .observe({type: 'longtask', buffered: true}); } catch (e) {}
 function __now() { return performance.timeOrigin + performance.now(); }
@@ -54,7 +57,7 @@ document.addEventListener('click', function () { window.__m.tapAt = __now(); }, 
 document.addEventListener('htmx:beforeSend', function (e) {
   if (e.detail.requestConfig.verb === 'get') { window.__m.gets++; } else { window.__m.posts++; } });
 document.addEventListener('htmx:beforeSwap', function (e) {
-  if (e.detail.target && e.detail.target.id === 'view') { window.__m.t0 = performance.now(); } });
+  if (e.detail.target && e.detail.target.id === 'view') { window.__m.t0 = performance.now(); window.__m.swapStart = __now(); } });
 document.addEventListener('htmx:afterSwap', function (e) {
   if (!e.detail.target || e.detail.target.id !== 'view') { return; }
   window.__m.swaps.push(performance.now() - window.__m.t0);
@@ -62,6 +65,7 @@ document.addEventListener('htmx:afterSwap', function (e) {
   var rev = el ? parseInt(el.getAttribute('data-shown-revision') || el.textContent.replace(/\\D/g, ''), 10) : -1;
   requestAnimationFrame(function () { requestAnimationFrame(function () {
     window.__m.painted.push({rev: rev, at: __now()}); }); });
+  window.__m.swapAt.push({rev: rev, start: window.__m.swapStart, end: __now()});
 });
 """
 FORM = """([code, from, to]) => {
@@ -79,6 +83,12 @@ FORM = """([code, from, to]) => {
 }"""
 
 
+STEPS = """rev => { var m = window.__m;
+  var a = m.arrived.find(function (x) { return x.rev >= rev; }), s = m.swapAt.find(function (x) { return x.rev >= rev; }),
+      p = m.painted.find(function (x) { return x.rev >= rev; });
+  return a && s && p ? [a.at, s.start, s.end, p.at] : null; }"""
+
+
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -92,9 +102,9 @@ def rounds_of(tapper, other, code: str, rounds: int, frm: str, to: str):
     """``rounds`` bribes of 1 spice from ``frm`` to ``to`` tapped on ``tapper`` (``frm``'s phone):
     (tap -> painted, change -> painted on ``other``, the tapper's counters, the other's counters)."""
     for page in (tapper, other):
-        page.evaluate("() => { var m = window.__m; m.painted = []; m.swaps = []; m.longtasks = 0; "
-                      "m.gets = 0; m.posts = 0; }")
-    taps, changes = [], []
+        page.evaluate("() => { var m = window.__m; m.painted = []; m.swaps = []; m.arrived = []; m.swapAt = []; "
+                      "m.longtasks = 0; m.gets = 0; m.posts = 0; }")
+    taps, changes, steps = [], [], []
     got = "rev => window.__m.painted.some(function (x) { return x.rev >= rev; })"
     when = "rev => window.__m.painted.find(function (x) { return x.rev >= rev; }).at"
     for _ in range(rounds):
@@ -105,8 +115,13 @@ def rounds_of(tapper, other, code: str, rounds: int, frm: str, to: str):
         at = tapper.evaluate("window.__m.tapAt")
         taps.append(tapper.evaluate(when, rev) - at)
         changes.append(other.evaluate(when, rev) - at)
+        step = other.evaluate(STEPS, rev)
+        if step is not None:  # the other phone's way: tap -> push arrived -> swap began -> swapped -> painted
+            steps.append([step[0] - at, step[1] - step[0], step[2] - step[1], step[3] - step[2]])
         tapper.wait_for_timeout(600)  # the tapper's own stream event arrives (and is skipped or not)
-    return taps, changes, tapper.evaluate("window.__m"), other.evaluate("window.__m")
+    m2 = other.evaluate("window.__m")
+    m2["steps"] = steps
+    return taps, changes, tapper.evaluate("window.__m"), m2
 
 
 def yield_to_server() -> str:
@@ -182,6 +197,10 @@ def run(rounds: int, rates: list[float], below_server: bool = True) -> int:
                       f"   target <= 150 at 4x")
                 print(f"  change -> painted (other phone)     median {med(changes):6.0f} ms  p90 {p90(changes):6.0f} ms"
                       f"   target <= 100 at 4x (from the tap: includes the server)")
+                if m2["steps"]:
+                    st = list(zip(*m2["steps"]))
+                    print(f"    of which (medians): tap -> its view pushed to this phone {med(st[0]):.0f} ms, "
+                          f"-> swap begins {med(st[1]):.0f} ms, -> swapped {med(st[2]):.0f} ms, -> painted {med(st[3]):.0f} ms")
                 print(f"  one swap of #view (throttled phone) median {med(m1['swaps'] + m2['swaps']):6.1f} ms")
                 print(f"  requests per entry: tapping phone {m1['posts'] / rounds:.1f} POST + {m1['gets'] / rounds:.1f} GET,"
                       f" other phone {m2['gets'] / rounds:.1f} GET;  long tasks > 50 ms: {m1['longtasks']} + "

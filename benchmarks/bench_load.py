@@ -358,6 +358,7 @@ async def part1(run: Run, args, procs) -> dict:
         bytes0 = sum(p.fetch_bytes for p in phones)
         pushes0 = sum(getattr(p, "pushes", 0) for p in phones)
         pushed0 = sum(getattr(p, "push_bytes", 0) for p in phones)
+        metrics0 = await server_metrics(admin, run, time.time())
         cpu0 = [cpu_seconds(p.pid) for p in procs]
         wall0 = time.time()
         t_start = time.perf_counter()
@@ -418,7 +419,23 @@ async def part1(run: Run, args, procs) -> dict:
     return {"profiles": profiles, "entries": entry_times, "visible": visible, "rss": rss_peak, "n_phones": len(phones), "cpu": busy,
             "lag": lags, "client_cpu": client_cpu, "fetches": fetches, "fetch_bytes": fetch_bytes,
             "pushes": pushes, "push_bytes": push_bytes,
-            "metrics": metrics, "n_entries": len(entries)}
+            "metrics": metrics, "metrics0": metrics0, "n_entries": len(entries)}
+
+
+def cache_lines(before: list[dict | None], after: list[dict | None]) -> list[str]:
+    """The rendered-part caches' hit rates during the entries (each process's /debug/metrics)."""
+    out = []
+    for i, (m0, m1) in enumerate(zip(before, after)):
+        if m0 is None or m1 is None or not m1.get("caches"):
+            continue
+        parts = []
+        for name, c in sorted(m1["caches"].items()):
+            c0 = m0.get("caches", {}).get(name, {"hits": 0, "misses": 0})
+            hits, misses = c["hits"] - c0["hits"], c["misses"] - c0["misses"]
+            if hits + misses:
+                parts.append(f"{name} {hits / (hits + misses) * 100:.0f}% of {hits + misses}")
+        out.append(f"  part caches, process {i + 1}  hits during the entries: {'; '.join(parts) or 'none asked'}")
+    return out
 
 
 def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
@@ -571,7 +588,7 @@ async def amain(args) -> int:
             cpu = res1["cpu"][i]
             print(f"  server process {i + 1}         CPU {'?' if cpu is None else f'{cpu * 100:.0f}%'} of one core, "
                   f"RSS peak {res1['rss'][i]:.0f} MB")
-        for line in gc_lines(res1["metrics"], d):
+        for line in gc_lines(res1["metrics"], d) + cache_lines(res1["metrics0"], res1["metrics"]):
             print(line)
         for i, lines in enumerate(res1["profiles"]):
             print(f"  profile of server process {i + 1} (py-spy, {max(1.0, d - 2):g} s; raw stacks in "

@@ -30,3 +30,24 @@ def test_each_collection_is_timed_as_wall_and_cpu_time(tmp_path):
         assert c.get("/debug/metrics", environ_base={"REMOTE_ADDR": "192.168.1.20"}).status_code == 404
     finally:
         app.extensions["tables"].store.close()
+
+
+def test_the_part_caches_report_their_hits_as_a_phone_refreshes(tmp_path):
+    """A seat's second refresh at an unchanged table reuses its phase card and panel: the figures
+    count it (the load benchmark prints them)."""
+    from conftest import create_table, join_seat
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "METRICS": True})
+    try:
+        t = create_table(app.test_client())
+        phone = join_seat(app, t.code, "fremen")
+        before = app.test_client().get("/debug/metrics").get_json()["caches"]
+        for _ in range(2):
+            assert phone.get(f"/t/{t.code}/view", headers={"HX-Request": "true"}).status_code == 200
+        after = app.test_client().get("/debug/metrics").get_json()["caches"]
+        assert after, "no part cache reported"
+        for name, c in after.items():
+            c0 = before.get(name, {"hits": 0, "misses": 0})
+            assert c["size"] >= 1, (name, c)
+            assert c["hits"] - c0["hits"] >= 1, (name, c0, c)  # the second refresh: a hit
+    finally:
+        app.extensions["tables"].store.close()

@@ -89,4 +89,12 @@ def metrics():
         "gc": {"counts": gc.get_count(), "thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count(),
                "pauses": [[round(w, 3), g, round(s, 6), round(c, 6)] for w, g, s, c in pauses]},
         "tables_loaded": len(getattr(tables, "_tables", {})),
+        "caches": caches(current_app),
     })
+
+
+def caches(app) -> dict:
+    """Every rendered-part cache the app holds (an extension counting ``hits`` and ``misses``)."""
+    return {name: {"hits": ext.hits, "misses": ext.misses, "size": len(ext)}
+            for name, ext in app.extensions.items()
+            if isinstance(getattr(ext, "hits", None), int) and isinstance(getattr(ext, "misses", None), int)}
