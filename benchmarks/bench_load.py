@@ -96,7 +96,8 @@ def start_server(port: int, data: Path, args) -> subprocess.Popen:
     env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_METRICS="1")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
-           "--gc", args.gc, *(["--threads", str(args.threads)] if args.threads else []), "--http", args.http, "--loop", args.loop]
+           "--gc", args.gc, *(["--threads", str(args.threads)] if args.threads else []), "--http", args.http, "--loop", args.loop,
+           *(["--keep-alive", str(args.keep_alive)] if args.keep_alive else [])]
     if args.database:
         cmd += ["--database", args.database]
     log = open(data.parent / f"server-{port}.log", "ab")
@@ -653,6 +654,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the server's request parser (its --http; default auto: httptools when installed)")
     ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
                     help="the server's event loop (its --loop; default auto: uvloop when installed)")
+    ap.add_argument("--keep-alive", type=float, default=None,
+                    help="the server's --keep-alive seconds (default: the server's own)")
     ap.add_argument("--threads", type=int, default=None,
                     help="server worker threads (default: the server's own, companion.cli.DEFAULT_THREADS)")
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")

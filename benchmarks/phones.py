@@ -56,26 +56,42 @@ CSRF = re.compile(rb'"X-CSRF-Token":\s*"([^"]+)"|X-CSRF-Token&#34;:\s*&#34;([^&]
 async def read_changes(response, phone) -> None:
     """Read a live stream as the page's SSE extension does: ``retry:`` means connected, each
     ``changed`` event's revision goes to ``phone.changed``, each ``view`` event (a view pushed
-    down a seat's stream) to ``phone.pushed`` with the bytes it took on the stream."""
-    event, data, size = None, [], 0
+    down a seat's stream) to ``phone.pushed`` with the bytes it took on the stream.
+
+    Read in whatever chunks arrive and cut into events at their blank line, as a browser's own
+    (native) EventSource parser does: not line by line in Python, which at 1,800 phones took the
+    load generator a large share of a core that the servers on the same machine then lacked."""
+    buf = bytearray()
     while True:
-        raw = await response.content.readuntil(b"\n", max_size=1 << 22)  # (a pushed view's lines can be long)
-        if not raw:
+        chunk = await response.content.readany()
+        if not chunk:
             return
-        size += len(raw)
-        line = raw.decode().rstrip("\r\n")
-        if line.startswith("retry:"):
-            phone.connected.set()
-        elif line.startswith("event:"):
+        buf += chunk.replace(b"\r\n", b"\n") if b"\r" in chunk else chunk
+        start = 0
+        while True:
+            end = buf.find(b"\n\n", start)
+            if end == -1:
+                break
+            sse_event(bytes(buf[start:end]), end + 2 - start, phone)
+            start = end + 2
+        if start:
+            del buf[:start]
+
+
+def sse_event(block: bytes, size: int, phone) -> None:
+    """One server-sent event (its lines, without the blank line ending it)."""
+    event, data = b"", []
+    for line in block.split(b"\n"):
+        if line.startswith(b"data:"):
+            data.append(line[6:] if line[5:6] == b" " else line[5:])
+        elif line.startswith(b"event:"):
             event = line[6:].strip()
-        elif line.startswith("data:"):
-            data.append(line[6:] if line[5:6] == " " else line[5:])
-        elif line == "":
-            if event == "changed" and data:
-                phone.changed(int(data[0].strip()))
-            elif event == "view" and data and hasattr(phone, "pushed"):
-                phone.pushed("\n".join(data).encode(), size)
-            event, data, size = None, [], 0
+        elif line.startswith(b"retry:"):
+            phone.connected.set()
+    if event == b"changed" and data:
+        phone.changed(int(data[0].strip()))
+    elif event == b"view" and data and hasattr(phone, "pushed"):
+        phone.pushed(b"\n".join(data), size)
 
 
 def decode(body: bytes, encoding: str | None) -> bytes:
