@@ -423,6 +423,19 @@ async def part1(run: Run, args, procs) -> dict:
             "metrics": metrics, "metrics0": metrics0, "n_entries": len(entries)}
 
 
+def core_speed(n: int = 3_000_000) -> float:
+    """Seconds one core takes for a fixed pure-Python loop (the best of three): how fast this
+    machine is right now, printed beside the figures it gives."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        total = 0
+        for i in range(n):
+            total += i
+        best = min(best, time.process_time() - t0)
+    return best
+
+
 def cache_lines(before: list[dict | None], after: list[dict | None]) -> list[str]:
     """The rendered-part caches' hit rates during the entries (each process's /debug/metrics)."""
     out = []
@@ -560,7 +573,9 @@ async def amain(args) -> int:
         from companion.web.asgi import event_loop, http_protocol
         stack = f"{http_protocol(args.http).parser} on {event_loop(args.loop)}"
         print(f"Server: {args.processes} process(es) on {backend}, {stack}, --threads {args.threads or DEFAULT_THREADS}{route}, "
-              f"{os.cpu_count()} CPU cores on this machine", flush=True)
+              f"{os.cpu_count()} CPU cores on this machine; one core's speed now: {core_speed():.2f} s for the "
+              f"reference loop (lower is faster; a shared host's speed varies, so compare runs at similar speeds)",
+              flush=True)
         run = Run(args, ports)
         load0 = os.getloadavg() if hasattr(os, "getloadavg") else (0, 0, 0)
         res1 = await asyncio.wait_for(part1(run, args, procs), args.duration + 600)
@@ -604,6 +619,7 @@ async def amain(args) -> int:
                   f"{os.cpu_count()} cores (started at {load0[0]:.1f})")
         except (OSError, AttributeError):
             pass
+        print(f"  one core's speed after   {core_speed():.2f} s for the reference loop")
         if res2 is None:
             ok = errors1 == 0 and pct(res1["entries"], 99) <= 0.150 and pct(res1["visible"], 99) <= 0.500
             print("All targets met." if ok else "Some targets missed.")
