@@ -239,3 +239,20 @@ def test_steps_serialise_to_the_view_contract():
     d = ps.storm_steps(2)[-1].to_dict()
     assert set(d) == {"id", "text", "done", "factions", "rule", "blocking"}
     assert isinstance(d["factions"], list)
+
+
+# -- storm order: the player dots must be sectors of the board ------------------------------------
+
+@pytest.mark.parametrize("storm, dots, expected", [
+    (18, SIX_DOTS, ["atreides", "harkonnen", "fremen", "emperor", "guild", "bg"]),  # the storm starts at 18
+    (4, SIX_DOTS, ["fremen", "emperor", "guild", "bg", "atreides", "harkonnen"]),   # a dot under the storm is last
+    (5, {"fremen": 7, "bg": 7}, ["fremen", "bg"]),                                  # a tie keeps the seats' order
+])
+def test_storm_order_starts_with_the_dot_the_storm_reaches_next(storm, dots, expected):
+    assert storm_order(storm, dots) == expected
+
+
+@pytest.mark.parametrize("dot", [0, 19, -3, True, "7", None, 7.0])
+def test_a_player_dot_off_the_board_is_refused_naming_the_faction(dot):
+    with pytest.raises(RuleViolation, match=r"player dot of Fremen must be a sector from 1 to 18"):
+        storm_order(10, {"atreides": 1, "fremen": dot})

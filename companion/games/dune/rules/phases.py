@@ -195,7 +195,8 @@ def storm_order(storm_sector: int, seats: Mapping[str, int]) -> list[str]:
     _check_sector(storm_sector, "The storm")
     keyed = []
     for i, (faction, dot) in enumerate(seats.items()):
-        from .factions import faction_name  # late: factions.py loads data
-        _check_sector(dot, f"The player dot of {faction_name(faction)}")
+        if isinstance(dot, bool) or not isinstance(dot, int) or not 1 <= dot <= SECTORS:
+            from .factions import faction_name  # late: factions.py loads data (and only a refusal names it)
+            _check_sector(dot, f"The player dot of {faction_name(faction)}")
         keyed.append((storm_distance(storm_sector, dot), i, faction))
     return [f for _, _, f in sorted(keyed)]
