@@ -57,15 +57,16 @@ document.addEventListener('click', function () { window.__m.tapAt = __now(); }, 
 document.addEventListener('htmx:beforeSend', function (e) {
   if (e.detail.requestConfig.verb === 'get') { window.__m.gets++; } else { window.__m.posts++; } });
 document.addEventListener('htmx:beforeSwap', function (e) {
-  if (e.detail.target && e.detail.target.id === 'view') { window.__m.t0 = performance.now(); window.__m.swapStart = __now(); } });
+  if (e.detail.target && e.detail.target.id === 'view') { window.__m.swapStart = __now(); } });
 document.addEventListener('htmx:afterSwap', function (e) {
   if (!e.detail.target || e.detail.target.id !== 'view') { return; }
-  window.__m.swaps.push(performance.now() - window.__m.t0);
+  var end = __now();
+  window.__m.swaps.push(end - window.__m.swapStart);
   var el = document.querySelector('#view [data-shown-revision]') || document.querySelector('#view .rev');
   var rev = el ? parseInt(el.getAttribute('data-shown-revision') || el.textContent.replace(/\\D/g, ''), 10) : -1;
   requestAnimationFrame(function () { requestAnimationFrame(function () {
     window.__m.painted.push({rev: rev, at: __now()}); }); });
-  window.__m.swapAt.push({rev: rev, start: window.__m.swapStart, end: __now()});
+  window.__m.swapAt.push({rev: rev, start: window.__m.swapStart, end: end});
 });
 """
 FORM = """([code, from, to]) => {

@@ -60,13 +60,14 @@ async def read_changes(response, phone) -> None:
 
     Read in whatever chunks arrive and cut into events at their blank line, as a browser's own
     (native) EventSource parser does: not line by line in Python, which at 1,800 phones took the
-    load generator a large share of a core that the servers on the same machine then lacked."""
+    load generator a large share of a core that the servers on the same machine then lacked. The
+    companion's streams end their lines with ``\\n`` only (companion/web/push.py ``sse_message``)."""
     buf = bytearray()
     while True:
         chunk = await response.content.readany()
         if not chunk:
             return
-        buf += chunk.replace(b"\r\n", b"\n") if b"\r" in chunk else chunk
+        buf += chunk
         start = 0
         while True:
             end = buf.find(b"\n\n", start)

@@ -174,8 +174,13 @@ def default_dots(
     return {f: int(d) for f, d in zip(factions, dots)}
 
 
-def _check_sector(sector: int, what: str) -> int:
+def _check_sector(sector: int, what: str, faction: str | None = None) -> int:
+    """``sector`` if it is a sector of the board, else a refusal naming ``what`` (with ``{}`` for
+    the name of ``faction``: looked up only for a refusal)."""
     if isinstance(sector, bool) or not isinstance(sector, int) or not 1 <= sector <= SECTORS:
+        if faction is not None:
+            from .factions import faction_name  # late: factions.py loads data
+            what = what.format(faction_name(faction))
         raise hard(f"{what} must be a sector from 1 to {SECTORS}, not {sector!r}.", "base-board")
     return sector
 
@@ -195,8 +200,6 @@ def storm_order(storm_sector: int, seats: Mapping[str, int]) -> list[str]:
     _check_sector(storm_sector, "The storm")
     keyed = []
     for i, (faction, dot) in enumerate(seats.items()):
-        if isinstance(dot, bool) or not isinstance(dot, int) or not 1 <= dot <= SECTORS:
-            from .factions import faction_name  # late: factions.py loads data (and only a refusal names it)
-            _check_sector(dot, f"The player dot of {faction_name(faction)}")
+        _check_sector(dot, "The player dot of {}", faction)
         keyed.append((storm_distance(storm_sector, dot), i, faction))
     return [f for _, _, f in sorted(keyed)]
