@@ -85,3 +85,38 @@ def test_a_kept_phase_card_keeps_what_is_typed_and_a_tap_on_it_lands(live_server
     assert mine["traitors"] == [name]
     assert page.locator("#now").get_attribute("data-etag") != card_etag  # the new card's content came in
     ctx.close()
+
+
+def test_a_change_to_my_spice_replaces_the_figure_and_keeps_the_steppers_beside_it(live_server, browser):
+    """Another phone adds to this seat's spice: the figure changes in place, the +1/−1 buttons
+    beside it are the page's own elements still (not re-made, so a thumb on them is not lost), set
+    to the new revision, and a tap on the kept button lands."""
+    from playwright.sync_api import expect
+
+    server = live_server()
+    made, ctx, page = seat_phone(browser, server, ["atreides", "harkonnen"])
+    code, host = made["table"], made["host_token"]
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
+    before = int(page.locator("#my-spice").inner_text())
+    page.evaluate("""() => {
+      document.querySelector("#my-panel button[aria-label='add 1 spice']").__mark = 'kept';
+      document.querySelector("#my-panel .stat-row").__mark = 'kept';
+    }""")
+    shown = page.locator("#view [data-shown-revision]")
+    assert server.request("POST", f"/api/tables/{code}/actions",
+                          {"type": "spice.add", "faction": "atreides", "amount": 2, "revision": 0}, token=host)[0] == 200
+    expect(shown).to_have_attribute("data-shown-revision", "1")
+    expect(page.locator("#my-spice")).to_have_text(str(before + 2))
+    kept = page.evaluate("""() => [
+      document.querySelector("#my-panel button[aria-label='add 1 spice']").__mark,
+      document.querySelector("#my-panel .stat-row").__mark,
+      Array.from(document.querySelectorAll("#my-panel .stepper input[name='revision']")).map(e => e.value)]""")
+    assert kept[0] == "kept" and kept[1] == "kept", kept
+    assert kept[2] and set(kept[2]) == {"1"}, kept
+    page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
+    page.locator("#my-panel button[aria-label='add 1 spice']").tap()
+    expect(page.locator("#my-spice")).to_have_text(str(before + 3))
+    state = server.request("GET", f"/api/tables/{code}/state", token=host)[1]
+    assert state["factions"]["atreides"]["spice"] == before + 3 and state["revision"] == 2
+    ctx.close()

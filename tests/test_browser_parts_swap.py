@@ -1,7 +1,7 @@
 """Another phone's change swaps only the parts of this phone's view that changed (static/parts.js;
 real headless Chromium, 390x844): the parts the answer says are the same are never taken out of
 the page (no flicker, nothing laid out again, the map keeps its zoom), the changed ones are
-replaced alone, or only their changed lines when the rest is the same, and work (a tap on them lands), and an answer whose parts differ from the page's
+replaced alone, or only their changed lines (a few levels down) when the rest is the same, and work (a tap on them lands), and an answer whose parts differ from the page's
 (a banner appears) is swapped whole, as before, after which part-by-part swaps resume."""
 from __future__ import annotations
 
@@ -50,16 +50,18 @@ def test_a_change_swaps_only_the_parts_that_changed(live_server, browser):
     assert revs and set(revs) == {str(rev)}, revs  # every form, kept or new, is on the table's revision
 
     etag_before = page.locator("#my-panel").get_attribute("data-etag")
-    # this seat's own spice changes: in its panel the spice line alone is replaced (the panel is
-    # patched one level down), and a tap on the new line lands
+    # this seat's own spice changes: in its panel the spice figure alone is replaced (the panel is
+    # patched down to it; the row of stats and the steppers beside it stay), and a tap lands
     page.evaluate("""() => { window.__removed = [];
       document.querySelector('#my-panel h2').__mark = 'title';
+      document.querySelector('#my-spice').__mark = 'spice';
       document.querySelector('#my-panel .stat-row').__mark = 'stats'; }""")
     rev = change(type="spice.set", faction="atreides", amount=4)
     expect(page.locator("#my-spice")).to_have_text("4")
     assert page.evaluate(MARKS) == ["board", "now", "my-panel"]
     assert page.evaluate("() => document.querySelector('#my-panel h2').__mark") == "title"  # unchanged: stayed
-    assert page.evaluate("() => document.querySelector('#my-panel .stat-row').__mark") is None  # changed: new
+    assert page.evaluate("() => document.querySelector('#my-panel .stat-row').__mark") == "stats"  # patched inside
+    assert page.evaluate("() => document.querySelector('#my-spice').__mark") is None  # changed: the new figure
     assert page.locator("#my-panel").get_attribute("data-etag") != etag_before  # the page shows the new panel
     page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
     page.locator("#my-panel button[aria-label='add 1 spice']").tap()
@@ -128,8 +130,9 @@ def test_the_proposals_part_stays_when_it_is_the_same_and_changes_when_a_proposa
     assert revs and set(revs) == {str(rev)}, revs  # ...on the table's revision
 
     # this seat's spice changes: the revision line (text only) is put in as it is, without htmx's
-    # swap; the spice line (with its buttons) goes through htmx's swap
+    # swap; the spice line (with its buttons) stays, only its figure (text only) put in
     page.evaluate("""() => { document.querySelector('#view .rev').__mark = 'old';
+      document.querySelector('#my-panel .stat-row').__mark = 'stats';
       window.__swapped = []; document.addEventListener('htmx:afterSwap', function (e) {
         var t = e.target; window.__swapped.push(t && t.outerHTML ? t.outerHTML.slice(0, 90) : ''); }); }""")
     rev = entry(host, type="spice.set", faction="emperor", amount=5)
@@ -138,11 +141,57 @@ def test_the_proposals_part_stays_when_it_is_the_same_and_changes_when_a_proposa
     assert page.evaluate("() => document.querySelector('#view .rev').__mark") is None  # a new line...
     swapped = page.evaluate("window.__swapped")
     assert not [h for h in swapped if 'data-shown-revision' in h.split('>')[0]], swapped  # ...not swapped by htmx
-    assert any('class="stat-row' in h for h in swapped), swapped  # the spice line (its buttons) is htmx's
+    assert not any('class="stat-row' in h for h in swapped), swapped  # the spice line is not swapped...
+    assert page.evaluate("() => document.querySelector('#my-panel .stat-row').__mark") == "stats"  # ...it stayed
+    page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
+    page.locator("#my-panel button[aria-label='pay 1 spice']").tap()  # and its kept buttons are htmx's
+    expect(page.locator("#my-spice")).to_have_text("4")
+    rev += 1
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
 
     page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
     page.locator("#proposals .proposal button", has_text="Agree").first.tap()
     expect(page.locator("#proposals .proposal")).to_have_count(0)
     state = server.request("GET", f"/api/tables/{code}/state", token=host)[1]
     assert state["alliances"] == {"atreides": "emperor", "emperor": "atreides"}
+    ctx.close()
+
+
+def test_a_form_patched_field_by_field_carries_the_new_revision_and_its_tap_lands(live_server, browser):
+    """The Next-phase form changes only the steps it says are still open: the form is patched in
+    place, its hidden revision field (kept, as its markup is the same but for the revision) takes
+    the table's new revision, so a tap on it is judged on the phase, never refused as stale."""
+    from playwright.sync_api import expect
+
+    server = live_server()
+    made, ctx, page = seat_phone(browser, server, ["atreides", "harkonnen"])
+    code, host = made["table"], made["host_token"]
+
+    def act(**entry):
+        rev = server.request("GET", f"/api/tables/{code}/state", token=host)[1]["revision"]
+        status, body = server.request("POST", f"/api/tables/{code}/actions", {**entry, "revision": rev}, token=host)
+        assert status == 200, body
+        return rev + 1
+
+    act(type="phase.set", turn=2, phase="spice_blow")
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => window.htmx && !document.body.classList.contains('offline')")
+    shown = page.locator("#view [data-shown-revision]")
+    form = page.locator("#now form", has=page.locator("input[name='type'][value='phase.next']"))
+    expect(form.locator("button.next")).to_have_class("next not-ready")
+    form.evaluate("f => { f.__mark = 'form'; f.querySelector(\"input[name='revision']\").__mark = 'rev'; }")
+    still_open = form.locator("small").inner_text()
+    rev = act(type="spice.blow", pile="B", card="The Great Flat")
+    expect(shown).to_have_attribute("data-shown-revision", str(rev))
+    marks = form.evaluate("f => [f.__mark || null, f.querySelector(\"input[name='revision']\").__mark || null,"
+                          " f.querySelector(\"input[name='revision']\").value]")
+    assert marks == ["form", "rev", str(rev)], marks  # the same form and field, on the new revision
+    assert form.locator("small").inner_text() != still_open  # what is still open did change
+    revs = page.locator("#view input[name='revision']").evaluate_all("els => els.map(e => e.value)")
+    assert revs and set(revs) == {str(rev)}, revs
+    page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
+    form.locator("button.next").tap()
+    refusal = page.locator("#refusal p").first
+    expect(refusal).to_be_visible()
+    assert "changed while you were typing" not in refusal.inner_text()  # judged on the phase: steps open
     ctx.close()

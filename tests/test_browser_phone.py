@@ -397,6 +397,16 @@ def test_the_map_picker_on_a_390px_phone(server, browser):
     lit = A.evaluate("[...document.querySelectorAll('#view svg.dune-map .lit')].map(e => e.dataset.piece).sort()")
     offered = A.evaluate("[...document.querySelectorAll('#reach-card button.place')].map(e => e.dataset.piece).sort()")
     assert lit == offered and "Imperial Basin@9" in lit
+    # another faction's change leaves this phone's lights as they were: the map is lit again
+    # without a piece being touched (no restyle or repaint of the map), and shows the same lights
+    A.evaluate("""() => { window.__mapTouched = 0; new MutationObserver(l => { window.__mapTouched += l.length; })
+        .observe(document.querySelector('#view svg.dune-map'), {subtree: true, attributes: true, attributeFilter: ['class']}); }""")
+    g.act(type="spice.add", faction="harkonnen", amount=1)
+    g.settle()
+    A.wait_for_timeout(300)  # the map is lit again in the frame after the refresh settles
+    assert A.evaluate("[...document.querySelectorAll('#view svg.dune-map .lit')].map(e => e.dataset.piece).sort()") == lit
+    expect(A.locator('#view svg.dune-map .picked[data-piece="Arrakeen@9"]')).to_have_count(1)
+    assert A.evaluate("window.__mapTouched") == 0
     # thumb-sized: every button on the phase card at least 44x44, nothing wider than the phone
     sizes = A.evaluate("""[...document.querySelectorAll('#now button, #now summary, #now .radio-chip span')]
         .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height).map(r => [r.width, r.height])""")

@@ -310,10 +310,7 @@
     Array.prototype.forEach.call(document.querySelectorAll("#now .stack-pick[data-piece]"), function (b) {
       mine.push(b.getAttribute("data-piece"));
     });
-    window.DuneMap.clear(svg);
-    window.DuneMap.light(svg, lit);
-    window.DuneMap.mine(svg, mine);
-    if (reach) { window.DuneMap.pick(svg, reach.getAttribute("data-from")); }
+    window.DuneMap.show(svg, lit, mine, reach ? reach.getAttribute("data-from") : null);
   }
   document.addEventListener("DOMContentLoaded", lightMap);
 

@@ -154,18 +154,32 @@
   function sel(svg, piece) {
     return svg.querySelector('[data-piece="' + String(piece).replace(/["\\]/g, "\\$&") + '"]');
   }
-  function setClass(svg, cls, pieces) {
-    var want = {};
-    (pieces || []).forEach(function (p) { want[p] = true; });
+  // classes: {cls: [pieces]}; each piece gets each class exactly when listed, in one pass over the
+  // map. A piece already as wanted is not touched: lighting the map again as it was (after every
+  // refresh) changes nothing, so the map is neither restyled nor repainted (its dimming rule
+  // reads :has(.lit), so clearing then lighting again repainted every piece twice).
+  function setClasses(svg, classes) {
+    var names = Object.keys(classes), want = {};
+    names.forEach(function (cls) {
+      want[cls] = {};
+      (classes[cls] || []).forEach(function (p) { want[cls][p] = true; });
+    });
     Array.prototype.forEach.call(svg.querySelectorAll("[data-piece]"), function (el) {
-      el.classList.toggle(cls, !!want[el.getAttribute("data-piece")]);
+      var piece = el.getAttribute("data-piece");
+      names.forEach(function (cls) {
+        var on = !!want[cls][piece];
+        if (el.classList.contains(cls) !== on) { el.classList.toggle(cls, on); }
+      });
     });
   }
+  function setClass(svg, cls, pieces) { var c = {}; c[cls] = pieces; setClasses(svg, c); }
   window.DuneMap = {
     light: function (svg, pieces) { setClass(svg, "lit", pieces); },
     mine: function (svg, pieces) { setClass(svg, "mine", pieces); },
     pick: function (svg, piece) { setClass(svg, "picked", piece ? [piece] : []); },
-    clear: function (svg) { ["lit", "mine", "picked"].forEach(function (c) { setClass(svg, c, []); }); },
+    clear: function (svg) { setClasses(svg, {lit: [], mine: [], picked: []}); },
+    // the map's lights as a whole: lit, mine and picked pieces (anything not listed is off)
+    show: function (svg, lit, mine, picked) { setClasses(svg, {lit: lit, mine: mine, picked: picked ? [picked] : []}); },
     zoomTo: function (svg, piece) { var el = sel(svg, piece); if (el) zoomTo(svg, el); },
     whole: whole
   };

@@ -13,7 +13,9 @@
 // A changed part is patched one level down when it can be: if its own attributes (its etag aside)
 // and its row of children are as in the page, each child whose markup is the same (the revision its
 // forms carry aside) stays, and only the children that changed are swapped (htmx.swap, outerHTML).
-// A bribe changes one line of a panel of three hundred elements: that line alone is replaced. A
+// A bribe changes one line of a panel of three hundred elements: that line alone is replaced (and a
+// changed child whose own attributes and row of children are as in the page is patched the same
+// way, a few levels down: the spice figure alone, not the row of steppers around it). A
 // changed child that is only text to read (nothing to tap or focus, no htmx attribute) is put in
 // as it is, without htmx's swap machinery. A part that cannot be patched (text beside its children,
 // as the banner has) but whose markup is the same (the revision aside) stays as it is.
@@ -42,12 +44,17 @@
 
   var REVISION = /( name="revision" value=")\d*(")/g;
   function markup(el) { return el.outerHTML.replace(REVISION, "$1$2"); }
+  var REV_INPUT = "input[name='revision']";
+  function revisionInputs(el) {  // the revision inputs in el, el itself included (a form patched field by field)
+    var found = Array.prototype.slice.call(el.querySelectorAll(REV_INPUT));
+    return el.matches(REV_INPUT) ? [el].concat(found) : found;
+  }
   function setRevision(el, rev) {  // a kept element's forms take the revision the answer shows
     if (!rev) { return; }
-    Array.prototype.forEach.call(el.querySelectorAll("input[name='revision']"), function (x) { x.value = rev; });
+    revisionInputs(el).forEach(function (x) { x.value = rev; });
   }
   function keepFor(old, neu) {  // the page keeps ``old`` (the same as ``neu``) with ``neu``'s revision
-    var given = neu.querySelector("input[name='revision']");
+    var given = revisionInputs(neu)[0];
     setRevision(old, given && given.value);
   }
   function texts(el) {  // the element's own text, between its children
@@ -77,8 +84,11 @@
     }
     return true;
   }
-  // old, neu: the page's part and the answer's, same tag and id; true when patched in place
-  function patch(old, neu) {
+  // old, neu: the page's part and the answer's, same tag and id; true when patched in place.
+  // ``depth``: how many levels further down a changed child may itself be patched (a spice line
+  // inside a row of forms: the line alone is put in, the forms beside it stay as they are).
+  var DEPTH = 4;
+  function patch(old, neu, depth) {
     if (!sameAttributes(old, neu) || texts(old) !== texts(neu)) { return false; }
     var oc = elementsOf(old), nc = elementsOf(neu);
     if (!oc || !nc || oc.length !== nc.length) { return false; }
@@ -90,6 +100,9 @@
       }
       if (plain(oc[j]) && plain(nc[j])) {  // text to read, nothing to tap, nothing htmx runs: put in as it is
         oc[j].replaceWith(nc[j]);
+        continue;
+      }
+      if (depth > 0 && patch(oc[j], nc[j], depth - 1)) {  // the same element: only what changed inside it
         continue;
       }
       var piece = document.createDocumentFragment();
@@ -111,7 +124,7 @@
         if (n.hasAttribute("data-same")) {
           setRevision(olds[i], n.getAttribute("data-revision"));
           n.remove();
-        } else if (patch(olds[i], n)) {
+        } else if (patch(olds[i], n, DEPTH)) {
           n.remove();
         } else if (markup(olds[i]) === markup(n)) {  // the same part, text and all (the banner): it stays
           keepFor(olds[i], n);
