@@ -21,6 +21,7 @@ EVAL_SETS = [ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "se
 PLAYERS = ROOT / "benchmarks" / "search_eval_players.json"
 HELDOUT = ROOT / "benchmarks" / "search_eval_heldout.json"  # written before any tuning, never adjusted
 FRESH = ROOT / "benchmarks" / "search_eval_fresh.json"  # written after that tuning, before any change for it
+TABLE = ROOT / "benchmarks" / "search_eval_table.json"  # written blind, by someone who never ran the search, before any measurement
 SEEDS = Path("/work/shared/seeds")
 
 
@@ -255,10 +256,10 @@ def _words(t: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", t.lower())
 
 
-@pytest.mark.parametrize("path", [PLAYERS, HELDOUT, FRESH], ids=["players", "heldout", "fresh"])
+@pytest.mark.parametrize("path", [PLAYERS, HELDOUT, FRESH, TABLE], ids=["players", "heldout", "fresh", "table"])
 def test_players_questions_are_not_written_from_their_answers(path):
-    """No question of the players', the held-out or the fresh set shares 4 consecutive words
-    with the title, aliases or text of an entry it accepts."""
+    """No question of the players', the held-out, the fresh or the table set shares 4 consecutive
+    words with the title, aliases or text of an entry it accepts."""
     by_id = {e.id: e for e in load_corpus(CORPUS)}
     copied = []
     for item in json.loads(path.read_text(encoding="utf-8")):
@@ -273,8 +274,8 @@ def test_players_questions_are_not_written_from_their_answers(path):
     assert copied == []
 
 
-@pytest.mark.parametrize("path, at_least", [(PLAYERS, 15), (HELDOUT, 10), (FRESH, 15)],
-                         ids=["players", "heldout", "fresh"])
+@pytest.mark.parametrize("path, at_least", [(PLAYERS, 15), (HELDOUT, 10), (FRESH, 15), (TABLE, 25)],
+                         ids=["players", "heldout", "fresh", "table"])
 def test_players_set_covers_every_ruleset(path, at_least):
     items = json.loads(path.read_text(encoding="utf-8"))
     by_id = {e.id: e for e in load_corpus(CORPUS)}
