@@ -6,8 +6,9 @@ Every evaluation set (default: the project's ``search_eval.json``, the players' 
 ``search_eval_players.json``, written as players ask at a table, the held-out set
 ``search_eval_heldout.json``, written the same way from the seeds before any tuning of it, and the
 fresh set ``search_eval_fresh.json``, 80 questions written the same way from the seeds after that
-tuning, committed before any change made for it; an accepted id with no entry yet counts as a
-miss) is run through the three
+tuning, committed before any change made for it, and the table-talk set ``search_eval_table.json``,
+130 questions written blind from the seeds, never searched before its first measurement; an
+accepted id with no entry yet counts as a miss) is run through the three
 engines in the same run, each question within its own ruleset (its ``ruleset`` field, else the
 ruleset of its first known accepted id), as a table's phone asks. A question is a top-1 (top-3)
 hit when an accepted id is first (in the first three); for ours, a question also counts as a
@@ -42,7 +43,8 @@ from companion.search import RULESETS, RuleSearch, corpus_dir, load_corpus, plai
 
 TARGET_TOP1, TARGET_TOP3, TARGET_RULESET_TOP1, TARGET_MARGIN, TARGET_P95_MS = 0.90, 0.97, 0.85, 0.20, 10.0
 EVAL_SETS = (ROOT / "benchmarks" / "search_eval.json", ROOT / "benchmarks" / "search_eval_players.json",
-             ROOT / "benchmarks" / "search_eval_heldout.json", ROOT / "benchmarks" / "search_eval_fresh.json")
+             ROOT / "benchmarks" / "search_eval_heldout.json", ROOT / "benchmarks" / "search_eval_fresh.json",
+             ROOT / "benchmarks" / "search_eval_table.json")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,8 +286,8 @@ def report(path: Path, questions, rulesets, engines, repeat: int, quiet: bool, t
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--eval", type=Path, action="append", default=None,
-                    help="an eval set (repeatable; default: the project's, the players', the held-out and "
-                         "the fresh set)")
+                    help="an eval set (repeatable; default: the project's, the players', the held-out, "
+                         "the fresh and the table-talk set)")
     ap.add_argument("--corpus", type=Path, default=None, help="corpus folder (default: rules_corpus)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per question (default 5)")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not list the misses")

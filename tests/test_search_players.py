@@ -154,9 +154,31 @@ def test_synonym_keys_must_be_lowercase(tmp_path):
     ("can a sandworm burn down carthag", "war-for-arrakis", "qa-wfa-worm-settlement"),
     ("money for spice", "imperium", "imp-sell-melange"),
     ("dm the moderator", "secret-harkonnen", "sh-private-messages"),
+    # paraphrases without the rule's key word: "same X" is a tie, "pulls back" a retreat,
+    # "beginning of the game" the set-up, "imps" the Imperial Family
+    ("two players end on same victory points", "imperium", "imp-ties"),
+    ("beginning of the game how many troops", "imperium", "imp-setup"),
+    ("legion pulls back, who picks the area", "war-for-arrakis", "qa-wfa-retreat-who"),
+    ("how many imps at 8 players", "secret-harkonnen", "sh-teams"),
+    ("both dials add up to the same who wins", "kiss", "qa-battle-tie"),
 ])
 def test_players_words_find_the_rule(shelf, q, ruleset, expected):
     assert expected in [h.id for h in shelf.search(q, limit=3, ruleset=ruleset)]
+
+
+@pytest.mark.parametrize("game, q, phrase, concept", [
+    ("imperium", "own arrakeen, what's in it for me", "what in it for me", "benefit"),  # "what's" reads "what"
+    ("imperium", "same vp at game end", "same vp", "tie"),
+    ("war-for-arrakis", "the defender runs away", "runs away", "retreat"),
+    ("secret-harkonnen", "who is emperor in the first game", "first game", "setup"),
+    ("kiss", "spice at the start of the game", "start of the game", "setup"),
+])
+def test_a_paraphrase_reads_as_the_rules_word(game, q, phrase, concept):
+    """A vocabulary phrase is matched on the words the tokenizer yields (so a key spells
+    "what's" as "what") and adds the rule's own word as an alternative."""
+    concepts = lexicon("", game_synonyms(game)).analyse(q, typing=False).concepts
+    read = {c.raw: c.alts for c in concepts}
+    assert phrase in read and stems(concept)[0] in read[phrase], read
 
 
 # ---------------------------------------------------------------------------------------------
