@@ -300,11 +300,14 @@ async def tap_writer(run: Run, phones: list, offset: float, entries: list, t_end
         await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
 
-async def server_metrics(session, run: Run, since: float) -> list[dict | None]:
+async def server_metrics(session, run: Run, since: float, reclaim: bool = False) -> list[dict | None]:
+    """Each process's /debug/metrics; ``reclaim``: also count (and free) the garbage its frozen
+    objects held, with one full collection (after the timed part only: it pauses the process)."""
     out = []
+    params = {"since": str(since), **({"reclaim": "1"} if reclaim else {})}
     for i in range(len(run.ports)):
         try:
-            async with session.get(f"{run.url(i)}/debug/metrics", params={"since": str(since)}) as r:
+            async with session.get(f"{run.url(i)}/debug/metrics", params=params) as r:
                 out.append(await r.json() if r.status == 200 else None)
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
             out.append(None)
@@ -391,7 +394,7 @@ async def part1(run: Run, args, procs) -> dict:
         cpu1 = [cpu_seconds(p.pid) for p in procs]
         busy = [None if a is None or b is None else (b - a) / args.duration for a, b in zip(cpu0, cpu1)]
         await asyncio.sleep(2)  # let the last changes arrive
-        metrics = await server_metrics(admin, run, wall0)
+        metrics = await server_metrics(admin, run, wall0, reclaim=True)
         fetches = sum(p.fetches for p in phones) - fetches0
         fetch_bytes = sum(p.fetch_bytes for p in phones) - bytes0
         pushes = sum(getattr(p, "pushes", 0) for p in phones) - pushes0
@@ -452,7 +455,7 @@ def cache_lines(before: list[dict | None], after: list[dict | None]) -> list[str
     return out
 
 
-def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
+def gc_lines(metrics: list[dict | None], duration: float, before: list[dict | None] | None = None) -> list[str]:
     out = []
     for i, m in enumerate(metrics):
         if m is None:
@@ -460,6 +463,7 @@ def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
             continue
         pauses = [(p[0], p[1], p[2]) for p in m["gc"]["pauses"]]
         cpu = [p[3] for p in m["gc"]["pauses"] if len(p) > 3]
+        freed = [p[4] for p in m["gc"]["pauses"] if len(p) > 4]
         by_gen = {g: [s for _, gg, s in pauses if gg == g] for g in (0, 1, 2)}
         parts = []
         for g, xs in by_gen.items():
@@ -477,6 +481,17 @@ def gc_lines(metrics: list[dict | None], duration: float) -> list[str]:
             out.append(f"  GC CPU, process {i + 1}       the collecting thread's own CPU time per collection: p50 "
                        f"{pct(cpu, 50) * 1000:.1f} p99 {pct(cpu, 99) * 1000:.1f} max {max(cpu) * 1000:.1f} ms, "
                        f"{sum(cpu) * 1000:.0f} ms in all ({sum(cpu) / duration * 100:.1f}% of one core)")
+        if freed:
+            out.append(f"  GC garbage, process {i + 1}   objects freed per collection (kept alive by reference "
+                       f"cycles until then): p50 {pct(freed, 50):.0f} max {max(freed)}, {sum(freed)} in all")
+        m0 = before[i] if before and i < len(before) else None
+        if m0 is not None:  # frozen objects are never walked again: a count that only grows is a leak
+            grew = m["gc"]["frozen"] - m0["gc"]["frozen"]
+            out.append(f"  GC frozen, process {i + 1}    {m0['gc']['frozen']} objects at the start of the entries, "
+                       f"{m['gc']['frozen']} at the end ({grew:+d}, {grew / duration * 60:+.0f} a minute)")
+        if m["gc"].get("reclaimed") is not None:
+            out.append(f"  GC leak, process {i + 1}      garbage held by frozen objects, freed by a full collection "
+                       f"after the run: {m['gc']['reclaimed']} objects")
     return out
 
 
@@ -604,7 +619,7 @@ async def amain(args) -> int:
             cpu = res1["cpu"][i]
             print(f"  server process {i + 1}         CPU {'?' if cpu is None else f'{cpu * 100:.0f}%'} of one core, "
                   f"RSS peak {res1['rss'][i]:.0f} MB")
-        for line in gc_lines(res1["metrics"], d) + cache_lines(res1["metrics0"], res1["metrics"]):
+        for line in gc_lines(res1["metrics"], d, res1["metrics0"]) + cache_lines(res1["metrics0"], res1["metrics"]):
             print(line)
         for i, lines in enumerate(res1["profiles"]):
             print(f"  profile of server process {i + 1} (py-spy, {max(1.0, d - 2):g} s; raw stacks in "

@@ -120,8 +120,9 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
                              "is dropped from memory; it loads again on the next request "
                              "(default 1800; 0: never)")
     parser.add_argument("--gc", choices=("tuned", "default"), default="tuned",
-                        help="garbage collector: 'tuned' for a long-running server (frozen after "
-                             "start-up, fewer collections; default) or CPython's 'default'")
+                        help="garbage collector: 'tuned' for a long-running server (what start-up loaded "
+                             "frozen, then a short young collection every half second whose survivors "
+                             "are frozen; default) or CPython's 'default'")
     parser.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
                         help="how requests are read: httptools (in C; the default when installed) or "
                              "h11 (pure Python)")
@@ -136,18 +137,35 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
                              "answered 408 and dropped (default 30)")
 
 
-GC_THRESHOLDS = (20_000, 50, 100)  # CPython's default is (700, 10, 10)
-GC_FREEZE_EVERY = 60.0  # seconds between freezes of what the server has loaded meanwhile
+GC_THRESHOLDS = (50_000, 50, 100)  # CPython's default is (700, 10, 10): here the fallback only
+GC_YOUNG_EVERY = 0.5  # seconds between the young collections, each followed by a freeze
+
+
+def young_collection() -> int:
+    """Collect what was made since the last one (the young generations) and freeze what survived:
+    the objects that outlive one collection (tables loaded, states, kept parts) are never
+    walked again, so the next collection is as small as what was made in between. Returns the
+    number of objects freed (garbage of reference cycles)."""
+    import gc
+
+    freed = gc.collect(1)
+    gc.freeze()
+    return freed
 
 
 def tune_gc(mode: str = "tuned") -> None:
-    """A long-running server keeps thousands of long-lived objects (tables, templates, the rules
-    index): CPython's default thresholds make a full collection walk all of them every few
-    seconds under load (a stop-the-world pause of 90-200 ms with a hundred mid-game tables).
-    Here young collections run less often, and what is loaded is moved out of the collector's
-    sight with ``gc.freeze()``: once after start-up, then every minute (tables loaded since). A
-    frozen object is still freed by reference counting when nothing uses it any more; only
-    reference cycles among frozen objects wait. ``mode`` "default" leaves CPython's settings."""
+    """A long-running server keeps hundreds of thousands of long-lived objects (tables, their
+    states, rendered parts, the rules index). CPython's collector walks its young generation when
+    enough objects were made and not freed, so a busy server paused for everything made in the
+    last seconds (20-120 ms, every few seconds, with 150 mid-game tables), then for a minute's
+    survivors at the next older collection. Here what is loaded is frozen after start-up
+    (``gc.freeze()``), and a thread collects the young generations every ``GC_YOUNG_EVERY``
+    seconds and freezes the survivors: each pause is what half a second made (a few ms), and
+    nothing is walked twice. Garbage of reference cycles is freed at the next young collection;
+    a cycle among objects that had already outlived one (rare: the server makes none per request,
+    web/routing.py) is kept, as with any frozen object. A frozen object is still freed by
+    reference counting when nothing uses it any more. ``mode`` "default" leaves CPython's
+    settings (docs/deploy.md, "Garbage collection")."""
     import gc
     import threading
 
@@ -157,13 +175,13 @@ def tune_gc(mode: str = "tuned") -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
-    def freezer():
+    def young_collector():
         import time
         while True:
-            time.sleep(GC_FREEZE_EVERY)
-            gc.freeze()
+            time.sleep(GC_YOUNG_EVERY)
+            young_collection()
 
-    threading.Thread(target=freezer, name="gc-freeze", daemon=True).start()
+    threading.Thread(target=young_collector, name="gc-young", daemon=True).start()
 
 
 def raise_open_file_limit(wanted: int) -> None:

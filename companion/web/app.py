@@ -13,6 +13,7 @@ from ..table.presence import Presence
 from ..table.service import TableService
 from ..table.store import StorageUnavailable, open_store
 from . import auth, security
+from .routing import CompanionFlask
 
 log = logging.getLogger("companion")
 
@@ -65,7 +66,7 @@ class NoSession(SessionInterface):
 
 
 def build_app(config: dict | None = None) -> Flask:
-    app = Flask(
+    app = CompanionFlask(  # routes remembered: no reference cycle per request (routing.py)
         "companion",
         template_folder=str(shipped_dir("templates")),
         static_folder=str(PACKAGE / "static"),

@@ -24,7 +24,7 @@ class GCPauses:
     """Times every collection through ``gc.callbacks`` (installed once per process)."""
 
     def __init__(self) -> None:
-        self.pauses: deque[tuple[float, int, float, float]] = deque(maxlen=MAX_PAUSES)
+        self.pauses: deque[tuple[float, int, float, float, int]] = deque(maxlen=MAX_PAUSES)
         self._started: dict[int, tuple[float, float]] = {}
 
     def __call__(self, phase: str, info: dict) -> None:
@@ -36,9 +36,9 @@ class GCPauses:
             t0 = self._started.pop(threading.get_ident(), None)
             if t0 is not None:
                 self.pauses.append((time.time(), int(info.get("generation", -1)), time.perf_counter() - t0[0],
-                                    time.thread_time() - t0[1]))
+                                    time.thread_time() - t0[1], int(info.get("collected", 0))))
 
-    def since(self, when: float) -> list[tuple[float, int, float, float]]:
+    def since(self, when: float) -> list[tuple[float, int, float, float, int]]:
         return [p for p in list(self.pauses) if p[0] >= when]
 
 
@@ -75,7 +75,10 @@ def _rss_mb() -> float | None:
 @bp.get("/debug/metrics")
 def metrics():
     """GC pauses since ``?since=`` (seconds since 1970; default: all kept), per generation:
-    ``[when, generation, wall seconds, CPU seconds of the collecting thread]``."""
+    ``[when, generation, wall seconds, CPU seconds of the collecting thread, objects collected]``
+    (what a collection frees is garbage kept alive by reference cycles until then). ``?reclaim=1``
+    also unfreezes, collects everything once and freezes again: ``reclaimed`` is the garbage that
+    frozen objects held (a leak of the tuned collector, which never walks them)."""
     if _PAUSES is None or not enabled(current_app) or request.remote_addr not in ("127.0.0.1", "::1"):
         abort(404)
     try:
@@ -83,11 +86,19 @@ def metrics():
     except ValueError:
         since = 0.0
     pauses = _PAUSES.since(since)
+    reclaimed = None
+    if request.args.get("reclaim") == "1":
+        # the benchmark's leak check: garbage of reference cycles among frozen objects is never freed
+        # while they stay frozen (companion.cli.tune_gc); count it with one full collection
+        gc.unfreeze()
+        reclaimed = gc.collect()
+        gc.freeze()
     tables = current_app.extensions["tables"]
     return jsonify({
         "pid": os.getpid(), "now": time.time(), "rss_mb": _rss_mb(),
         "gc": {"counts": gc.get_count(), "thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count(),
-               "pauses": [[round(w, 3), g, round(s, 6), round(c, 6)] for w, g, s, c in pauses]},
+               "pauses": [[round(w, 3), g, round(s, 6), round(c, 6), n] for w, g, s, c, n in pauses],
+               "reclaimed": reclaimed},
         "tables_loaded": len(getattr(tables, "_tables", {})),
         "caches": caches(current_app),
     })
