@@ -1,4 +1,4 @@
-"""The server's garbage collection (``companion/cli.py``: young collections every half second, the
+"""The server's garbage collection (``companion/cli.py``: young collections every second, the
 survivors frozen) and the routing that leaves no garbage for it (``companion/web/routing.py``).
 
 A busy server paused for every collection, up to 120 ms with 150 mid-game tables (a phone's entry
