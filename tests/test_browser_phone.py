@@ -263,6 +263,29 @@ def test_a_refusal_shows_in_place_with_the_values_kept_and_the_override_beside_i
     g.close()
 
 
+def test_a_swap_settling_while_the_player_scrolls_leaves_the_page_where_they_scrolled(server, browser):
+    """The page puts its scroll back when a swap made it jump, but not when the player scrolled
+    meanwhile (a push landing mid-fling): the page never snaps back under their thumb."""
+    g = Game(server, browser)
+    A = g.join("atreides")
+    A.evaluate("window.scrollTo(0, 0)")
+    settle = "() => new Promise(done => { document.getElementById('view').dispatchEvent(" \
+             "new CustomEvent('htmx:afterSettle', {bubbles: true})); requestAnimationFrame(() => " \
+             "requestAnimationFrame(() => done(window.scrollY))); })"
+    # a swap begins at the top; the page jumps by itself (no touch, no wheel): it is put back
+    A.evaluate("document.body.dispatchEvent(new CustomEvent('htmx:beforeSwap', {bubbles: true}))")
+    A.evaluate("window.scrollTo(0, 300)")
+    assert A.evaluate(settle) == 0
+    # a swap begins at the top; the player scrolls down before it settles: the page stays there
+    A.evaluate("document.body.dispatchEvent(new CustomEvent('htmx:beforeSwap', {bubbles: true}))")
+    A.mouse.move(195, 400)
+    A.mouse.wheel(0, 300)
+    A.wait_for_function("() => window.scrollY > 100")
+    scrolled = A.evaluate("window.scrollY")
+    assert A.evaluate(settle) == scrolled
+    g.close()
+
+
 def test_typing_while_another_phone_makes_changes_keeps_value_and_focus(server, browser):
     from playwright.sync_api import expect
     g = Game(server, browser)

@@ -98,10 +98,19 @@ class Table:
         self.settle()
         page = locator.page
         page.wait_for_function("() => !window.__tapGuardUntil || Date.now() > window.__tapGuardUntil")
-        locator.evaluate("e => e.scrollIntoView({block: 'center'})")
-        page.wait_for_timeout(250)   # (a thumb does not tap within a few ms of a scroll)
-        box = locator.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # a thumb aims at the control where it is: scrolled to (the page scrolled by script, not by a
+        # touch, so a swap settling just then may put its scroll back) and still there a moment later
+        x = y = None
+        for _ in range(20):
+            locator.evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(250)   # (a thumb does not tap within a few ms of a scroll)
+            box = locator.bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            under = locator.evaluate("(e, [x, y]) => { const h = document.elementFromPoint(x, y);"
+                                     " return !!h && (h === e || e.contains(h)); }", [x, y])
+            if under and locator.bounding_box() == box:
+                break
+            print(f"   the control was not under the finger at {box}: scrolled to it again")
         page.touchscreen.tap(x, y)
         page.wait_for_timeout(GAP_MS)
         page.touchscreen.tap(x, y)

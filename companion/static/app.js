@@ -274,16 +274,22 @@
   // A view swapped part by part settles once per part: the scroll is read before the first of
   // them and put back, and the map lit again, once, in the frame after the last (reading the
   // scroll after each part made the browser lay the page out again for each).
-  var keep = null, pending = false, light = false;
-  document.addEventListener("htmx:beforeSwap", function () { if (!pending) { keep = window.scrollY; } });
+  // A scroll the player makes while a swap settles (a push landing mid-fling) is theirs: the page is
+  // not put back under their thumb.
+  var keep = null, pending = false, light = false, scrolled = false;
+  document.addEventListener("htmx:beforeSwap", function () { if (!pending) { keep = window.scrollY; scrolled = false; } });
+  ["touchmove", "wheel", "keydown"].forEach(function (name) {
+    document.addEventListener(name, function () { if (keep !== null) { scrolled = true; } }, {capture: true, passive: true});
+  });
   document.addEventListener("htmx:afterSettle", function (e) {
     if (touchesMap(e.target)) { light = true; }
     if (!pending) { pending = true; requestAnimationFrame(settled); }
   });
   function settled() {
     pending = false;
-    if (keep !== null && Math.abs(window.scrollY - keep) > 1) { window.scrollTo(0, keep); }
+    if (keep !== null && !scrolled && Math.abs(window.scrollY - keep) > 1) { window.scrollTo(0, keep); }
     keep = null;
+    scrolled = false;
     if (light) { light = false; lightMap(); }
   }
 
