@@ -162,9 +162,9 @@ def tune_gc(mode: str = "tuned") -> None:
     minute's survivors at the next older collection. Here what is loaded is frozen after start-up
     (``gc.freeze()``), and a thread collects the young generations every ``GC_YOUNG_EVERY``
     seconds and freezes the survivors: each pause is what a second made (13 ms at the median, 26
-    ms at worst, same load), and nothing is walked twice. Garbage of reference cycles is freed at the next young collection;
-    a cycle among objects that had already outlived one (rare: the server makes none per request,
-    web/routing.py) is kept, as with any frozen object. A frozen object is still freed by
+    ms at worst, same load), and nothing is walked twice. Garbage of reference cycles is freed at
+    the next young collection; a cycle among objects that had already outlived one (rare: the
+    server makes none per request, web/routing.py) is kept, as with any frozen object. A frozen object is still freed by
     reference counting when nothing uses it any more. ``mode`` "default" leaves CPython's
     settings (docs/deploy.md, "Garbage collection")."""
     import gc

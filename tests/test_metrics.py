@@ -64,6 +64,7 @@ def test_reclaim_counts_the_garbage_that_frozen_objects_held(tmp_path):
         held = [[i] for i in range(2_000)]
         for x in held:
             x.append(x)
+        del x
         gc.freeze()
         try:
             del held  # garbage now, but frozen: no ordinary collection frees it

@@ -9,7 +9,8 @@ on (host, path, method, websocket), so a path asked before (a phone's view, its 
 stream) is routed from a dict: no closure, no cycle, and less work. A path not seen yet goes
 through Werkzeug's own matcher, unchanged, and so does every refusal (404, 405, a redirect to a
 trailing slash): only plain matches are remembered, at most ``MAX`` of them (the oldest forgotten
-first). The rules never change once the app is built; adding one forgets everything remembered.
+first). The rules never change once the app is built; a Map updated after new rules forgets
+everything remembered.
 """
 from __future__ import annotations
 
@@ -28,11 +29,7 @@ class RememberingMatcher(StateMachineMatcher):
         self._found: dict[tuple, tuple] = {}
         self._lock = threading.Lock()
 
-    def add(self, rule) -> None:
-        super().add(rule)
-        self._found = {}
-
-    def update(self) -> None:
+    def update(self) -> None:  # (the Map calls it after rules were added, before the next match)
         super().update()
         self._found = {}
 
