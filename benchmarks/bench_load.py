@@ -452,6 +452,12 @@ def cache_lines(before: list[dict | None], after: list[dict | None]) -> list[str
             if hits + misses:
                 parts.append(f"{name} {hits / (hits + misses) * 100:.0f}% of {hits + misses}")
         out.append(f"  part caches, process {i + 1}  hits during the entries: {'; '.join(parts) or 'none asked'}")
+        p0, p1 = m0.get("pushes"), m1.get("pushes")
+        if p0 and p1 and p1["views"] > p0["views"]:
+            views, jobs = p1["views"] - p0["views"], p1["batches"] - p0["batches"]
+            out.append(f"  pushes, process {i + 1}        {views} views rendered in {jobs} jobs ({views / max(1, jobs):.1f} a "
+                       f"hand-off), waiting {(p1['waited'] - p0['waited']) / views * 1000:.2f} ms a view on average "
+                       f"for the requests in flight")
     return out
 
 

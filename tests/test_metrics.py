@@ -75,3 +75,30 @@ def test_reclaim_counts_the_garbage_that_frozen_objects_held(tmp_path):
         assert m["gc"]["reclaimed"] >= 2_000
     finally:
         app.extensions["tables"].store.close()
+
+
+def test_the_pushes_report_their_jobs_views_and_waits(tmp_path):
+    """Under the real server the push thread's figures are reported (jobs, views, waits); under a
+    plain WSGI server there is no push thread: null."""
+    from companion.web.asgi import asgi_app
+    from companion.web.push import SeatPush
+    from conftest import create_table
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "METRICS": True})
+    try:
+        c = app.test_client()
+        assert c.get("/debug/metrics").get_json()["pushes"] is None
+        t = create_table(c)
+        server = asgi_app(app, 2)
+        scope = {"type": "http", "method": "GET", "path": f"/t/{t.code}/events", "root_path": "", "scheme": "http",
+                 "http_version": "1.1", "query_string": b"parts=view", "server": ("127.0.0.1", 80),
+                 "headers": [(b"host", b"127.0.0.1"), (b"cookie", f"seat_{t.code}={t.seats['fremen']}".encode())]}
+        server.pushes.yield_for = 0.02
+        server.wsgi.idle.clear()  # a request in flight: the first view waits
+        server.pushes.render_all([SeatPush(scope, t.code)])
+        server.wsgi.idle.set()
+        server.pushes.render_all([SeatPush(scope, t.code), SeatPush(scope, t.code)])
+        m = c.get("/debug/metrics").get_json()["pushes"]
+        assert m["batches"] == 2 and m["views"] == 3
+        assert 0.02 <= m["waited"] < 5
+    finally:
+        app.extensions["tables"].store.close()

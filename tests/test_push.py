@@ -181,3 +181,103 @@ def test_a_stream_that_did_not_ask_gets_no_view(app, served):  # noqa: F811
     finally:
         anonymous.close()
         plain.close()
+
+
+# -- how pushes are rendered (companion/web/asgi.py PushRenderer) -------------------------------------
+
+def test_one_change_renders_every_seats_push_in_one_job(app, served):  # noqa: F811
+    """The six streams a change wakes are rendered in one hand-off to the push thread, not six."""
+    app.config["SSE_HEARTBEAT"] = 30  # no ping lands between the streams' wake-ups
+    client = app.test_client()
+    t = create_table(client, SIX)
+    feeds = [Feed(served, t.code, "since=0&parts=view", f"seat_{t.code}={t.seats[f]}") for f in SIX]
+    try:
+        for feed in feeds:
+            feed.read(0.3)
+        pushes = app.extensions["pushes"]
+        jobs, views = pushes.batches, pushes.views
+        act(client, t.code, t.host, type="storm.set", sector=4)  # the host's: every faction is pushed
+        for feed, faction in zip(feeds, SIX):
+            ident, _, html = feed.wait_for("view")
+            assert ident == "1"
+            assert html == view_of(app.test_client(), t.code, t.seats[faction])  # each its own seat's view
+        assert pushes.views - views == 6
+        assert pushes.batches - jobs == 1
+    finally:
+        for feed in feeds:
+            feed.close()
+
+
+def _renderer_and_pusher(app, code: str, token: str):
+    from companion.web.asgi import asgi_app
+    from companion.web.push import SeatPush
+
+    server = asgi_app(app, 2)
+    scope = {"type": "http", "method": "GET", "path": f"/t/{code}/events", "root_path": "", "scheme": "http",
+             "http_version": "1.1", "query_string": b"parts=view", "server": ("127.0.0.1", 80),
+             "headers": [(b"host", b"127.0.0.1"), (b"cookie", f"seat_{code}={token}".encode())]}
+    return server, SeatPush(scope, code)
+
+
+def test_a_push_waits_while_a_phones_request_is_being_answered(app):
+    """An entry's answer is what the tapping phone waits for: a push is not rendered beside it
+    (Python runs one thread at a time), it waits until no request is in flight."""
+    import threading
+
+    client = app.test_client()
+    t = create_table(client, SIX)
+    server, pusher = _renderer_and_pusher(app, t.code, t.seats["atreides"])
+    server.pushes.yield_for = 30.0
+    server.wsgi.idle.clear()  # a request in flight
+    done = []
+    worker = threading.Thread(target=lambda: done.append(server.pushes.render_all([pusher])))
+    worker.start()
+    worker.join(0.5)
+    assert not done, "the push was rendered while a request was being answered"
+    server.wsgi.idle.set()  # answered
+    worker.join(10)
+    assert done and done[0][0] is not None and 'data-shown-revision="0"' in done[0][0][1]
+
+
+def test_a_push_is_never_starved_by_requests(app):
+    """Requests that never stop coming delay a push by ``yield_for`` at most, never for ever."""
+    client = app.test_client()
+    t = create_table(client, SIX)
+    server, pusher = _renderer_and_pusher(app, t.code, t.seats["fremen"])
+    server.pushes.yield_for = 0.05
+    server.wsgi.idle.clear()  # requests in flight, and they stay so
+    began = time.monotonic()
+    (shown, html, message), = server.pushes.render_all([pusher])
+    assert time.monotonic() - began < 5
+    assert shown == 0 and message.startswith(b"id: 0\nevent: view\ndata: <")
+    assert server.pushes.waited >= 0.05
+
+
+def test_the_bridge_says_when_a_request_is_in_flight(app):
+    """What pushes wait for: ``idle`` is clear while a request is being answered, set after."""
+    import asyncio
+
+    from companion.web.asgi import WSGIBridge
+
+    seen = []
+
+    def wsgi(environ, start_response):
+        seen.append(bridge.idle.is_set())
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    bridge = WSGIBridge(wsgi, 2)
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/x", "query_string": b"", "headers": []}
+    assert bridge.idle.is_set()
+    asyncio.run(bridge(scope, receive, send))
+    assert seen == [False]
+    assert bridge.idle.is_set() and bridge.in_flight == 0
+    assert sent[0]["status"] == 200 and sent[1]["body"] == b"ok"

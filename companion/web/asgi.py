@@ -19,9 +19,13 @@ import logging
 import random
 import re
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
+
+from werkzeug.exceptions import HTTPException
 
 from ..table.store import StorageUnavailable
 from . import auth
@@ -120,6 +124,9 @@ class WSGIBridge:
     def __init__(self, app, threads: int):
         self.app = app
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wsgi")
+        self.in_flight = 0  # requests handed to the pool and not answered yet (changed on the loop only)
+        self.idle = threading.Event()  # set while none is: what pushes wait for (PushRenderer)
+        self.idle.set()
 
     def limit(self) -> int:
         configured = getattr(self.app, "config", {}).get("MAX_CONTENT_LENGTH")
@@ -143,7 +150,14 @@ class WSGIBridge:
         if len(body) > BODY_LIMIT:
             return await _send_text(send, 413, "That request is too large.")
         environ = build_environ(scope, bytes(body))
-        status, headers, chunks = await asyncio.get_running_loop().run_in_executor(self.pool, self.run, environ)
+        self.in_flight += 1
+        self.idle.clear()
+        try:
+            status, headers, chunks = await loop.run_in_executor(self.pool, self.run, environ)
+        finally:
+            self.in_flight -= 1
+            if not self.in_flight:
+                self.idle.set()
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
 
@@ -214,12 +228,103 @@ def build_environ(scope, body: bytes) -> dict:
     return environ
 
 
+class PushRenderer:
+    """Renders the views pushed down the seats' streams (companion/web/push.py), apart from requests.
+
+    - **One hand-off per change, not one per stream**: the streams a change wakes ask in the same
+      turn of the event loop; their views are rendered in one job, one after another.
+    - **A phone's own request first**: pushes have their own thread, and each view waits (up to
+      ``yield_for`` seconds) until no request is being answered, so an entry's answer never shares
+      the interpreter with a batch of pushes (Python runs one thread at a time). A push may take
+      half a second to be visible (the target); an entry's answer is what the tapping phone waits for.
+    """
+
+    yield_for = 0.010  # seconds a view waits at most for the requests in flight (never starved)
+
+    def __init__(self, bridge: WSGIBridge, threads: int = 1):
+        self.bridge = bridge
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push")
+        self.pending: list[tuple[SeatPush, asyncio.Future]] = []
+        self.batches = 0  # jobs run, and the views they rendered (/debug/metrics: views per hand-off)
+        self.views = 0
+        self.waited = 0.0  # seconds the views waited for requests in flight, in all
+
+    async def view(self, pusher: SeatPush) -> tuple[int, str, bytes] | None:
+        """``render(pusher)``, in this turn's batch."""
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+        if not self.pending:  # the first of this turn: the batch goes once every stream woken has asked
+            loop.call_soon(self._flush, loop)
+        self.pending.append((pusher, answer))
+        return await answer
+
+    def _flush(self, loop) -> None:
+        batch, self.pending = self.pending, []
+        job = loop.run_in_executor(self.pool, self.render_all, [p for p, _ in batch])
+
+        def hand_out(done: asyncio.Future) -> None:
+            try:
+                answers = done.result()
+            except BaseException as exc:  # noqa: BLE001 - every stream hears, whatever failed
+                for _, answer in batch:
+                    if not answer.done():
+                        answer.set_exception(exc)
+                return
+            for (_, answer), result in zip(batch, answers):
+                if not answer.done():  # (a stream that went away meanwhile cancelled its wait)
+                    answer.set_result(result)
+        job.add_done_callback(hand_out)
+
+    def render_all(self, pushers: list[SeatPush]) -> list[tuple[int, str, bytes] | None]:
+        self.batches += 1
+        out = []
+        for pusher in pushers:
+            if not self.bridge.idle.is_set():
+                began = time.perf_counter()
+                self.bridge.idle.wait(self.yield_for)
+                self.waited += time.perf_counter() - began
+            out.append(self.render(pusher))
+            self.views += 1
+        return out
+
+    def render(self, pusher: SeatPush) -> tuple[int, str, bytes] | None:
+        """(revision shown, html, the SSE message) of the seat's view, or None when the view route
+        does not answer it a plain 200 (a re-issued seat, a storage fault: the stream then says
+        ``changed`` and the page's own fetch shows what happened).
+
+        The view route itself answers, with the stream's credential and the parts its page shows,
+        in a request context of its own (nothing is shared between seats); what only a response
+        going out over HTTP needs (the after-request headers, cookies, compression) is skipped:
+        the view goes down the stream as an event."""
+        app = self.bridge.app
+        try:
+            with app.request_context(build_environ(pusher.request_scope(), b"")):
+                answer = app.preprocess_request()
+                if answer is None:
+                    answer = app.dispatch_request()
+                response = app.make_response(answer)
+                if response.status_code != 200 or response.is_streamed or "Content-Encoding" in response.headers:
+                    return None
+                html = response.get_data(as_text=True)
+        except HTTPException:
+            return None
+        except StorageUnavailable:
+            return None
+        except Exception:  # noqa: BLE001 - a push never breaks a stream: the phone fetches instead
+            log.exception("rendering a pushed view failed (table %s)", pusher.code)
+            return None
+        shown = pusher.learn(html)
+        return None if shown is None else (shown, html, sse_message(PUSHED, shown, html).encode())
+
+
 class CompanionASGI:
     """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
 
     def __init__(self, flask_app, threads: int):
         self.flask = flask_app
         self.wsgi = WSGIBridge(flask_app, threads)
+        self.pushes = PushRenderer(self.wsgi)
+        flask_app.extensions["pushes"] = self.pushes  # (its figures: /debug/metrics)
         self.tables = flask_app.extensions["tables"]
         self.presence = flask_app.extensions["presence"]
         self.hub = LiveHub()
@@ -327,9 +432,9 @@ class CompanionASGI:
                     if pusher is not None and self.tables.written_by(code, seen) != role:
                         pushed = await self.push_view(pusher)
                     if pushed is not None:
-                        shown, html = pushed
+                        shown, _html, message = pushed
                         seen = max(seen, shown)
-                        await put(sse_message(PUSHED, shown, html))
+                        await send({"type": "http.response.body", "body": message, "more_body": True})
                     else:
                         await put(f"id: {seen}\nevent: changed\ndata: {seen}\n\n")
                     if once:
@@ -359,20 +464,10 @@ class CompanionASGI:
                 self.presence.leave(code, role)
 
 
-    async def push_view(self, pusher: SeatPush) -> tuple[int, str] | None:
-        """(revision, html) of the seat's view for its stream, or None when it is not a plain
-        200 answer (the stream then says ``changed``: the page's own fetch shows what happened)."""
-        environ = build_environ(pusher.request_scope(), b"")
-        loop = asyncio.get_running_loop()
-        status, headers, chunks = await loop.run_in_executor(self.wsgi.pool, self.wsgi.run, environ)
-        if status != 200 or any(k == b"content-encoding" for k, _ in headers):
-            return None
-        try:
-            html = b"".join(chunks).decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        shown = pusher.learn(html)
-        return None if shown is None else (shown, html)
+    async def push_view(self, pusher: SeatPush) -> tuple[int, str, bytes] | None:
+        """(revision, html, SSE message) of the seat's view for its stream, or None when it is not
+        a plain 200 answer (the stream then says ``changed``: the page's own fetch shows what happened)."""
+        return await self.pushes.view(pusher)
 
 
 def asgi_app(flask_app, threads: int) -> CompanionASGI:

@@ -101,7 +101,15 @@ def metrics():
                "reclaimed": reclaimed},
         "tables_loaded": len(getattr(tables, "_tables", {})),
         "caches": caches(current_app),
+        "pushes": pushes(current_app),
     })
+
+
+def pushes(app) -> dict | None:
+    """The views pushed down the seats' streams (companion/web/asgi.py ``PushRenderer``): jobs,
+    views, and the seconds they waited for requests in flight; None under a plain WSGI server."""
+    p = app.extensions.get("pushes")
+    return None if p is None else {"batches": p.batches, "views": p.views, "waited": round(p.waited, 6)}
 
 
 def caches(app) -> dict:
