@@ -281,3 +281,21 @@ def test_the_bridge_says_when_a_request_is_in_flight(app):
     assert seen == [False]
     assert bridge.idle.is_set() and bridge.in_flight == 0
     assert sent[0]["status"] == 200 and sent[1]["body"] == b"ok"
+
+
+def test_a_job_of_several_views_waits_for_requests_once_not_per_view(app):
+    """The views of one job share one wait: a job that waits holds up the jobs queued behind it."""
+    from companion.web.push import SeatPush
+
+    client = app.test_client()
+    t = create_table(client, SIX)
+    server, _ = _renderer_and_pusher(app, t.code, t.seats["fremen"])
+    scope = _renderer_and_pusher(app, t.code, t.seats["bg"])[1].scope
+    server.pushes.yield_for = 0.3
+    server.wsgi.idle.clear()  # requests in flight all along
+    began = time.monotonic()
+    answers = server.pushes.render_all([SeatPush(scope, t.code) for _ in range(4)])
+    took = time.monotonic() - began
+    assert all(a is not None for a in answers)
+    assert 0.3 <= server.pushes.waited < 0.6, server.pushes.waited  # not 4 x 0.3
+    assert took < 1.2

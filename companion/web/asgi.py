@@ -233,13 +233,14 @@ class PushRenderer:
 
     - **One hand-off per change, not one per stream**: the streams a change wakes ask in the same
       turn of the event loop; their views are rendered in one job, one after another.
-    - **A phone's own request first**: pushes have their own thread, and each view waits (up to
-      ``yield_for`` seconds) until no request is being answered, so an entry's answer never shares
-      the interpreter with a batch of pushes (Python runs one thread at a time). A push may take
-      half a second to be visible (the target); an entry's answer is what the tapping phone waits for.
+    - **A phone's own request first**: pushes have their own thread, and each view waits until no
+      request is being answered (``yield_for`` seconds at most for a whole job: a job that waits
+      holds up those queued behind it), so an entry's answer seldom shares the interpreter with a
+      batch of pushes (Python runs one thread at a time). An entry's answer is what the tapping
+      phone waits for; a push has half a second (the target) to be seen.
     """
 
-    yield_for = 0.010  # seconds a view waits at most for the requests in flight (never starved)
+    yield_for = 0.010  # seconds a job's views wait at most for the requests in flight (never starved)
 
     def __init__(self, bridge: WSGIBridge, threads: int = 1):
         self.bridge = bridge
@@ -278,10 +279,12 @@ class PushRenderer:
     def render_all(self, pushers: list[SeatPush]) -> list[tuple[int, str, bytes] | None]:
         self.batches += 1
         out = []
-        for pusher in pushers:
+        until = time.perf_counter() + self.yield_for  # the whole job waits that long at most: a job
+        for pusher in pushers:                         # waiting holds up the ones queued behind it
             if not self.bridge.idle.is_set():
                 began = time.perf_counter()
-                self.bridge.idle.wait(self.yield_for)
+                if until > began:
+                    self.bridge.idle.wait(until - began)
                 self.waited += time.perf_counter() - began
             out.append(self.render(pusher))
             self.views += 1
