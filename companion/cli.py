@@ -204,7 +204,8 @@ def make_server(app, args):
     """A uvicorn server for ``app`` with the limits from the command line."""
     import uvicorn
 
-    from .web.asgi import HEAD_LIMIT, GuardedProtocol, WSGIBridge, asgi_app, event_loop, http_protocol
+    from .web.asgi import HEAD_LIMIT, GuardedProtocol, asgi_app, event_loop, http_protocol
+    from .web.bridge import WSGIBridge
 
     if args.max_connections < 10:
         raise SystemExit("--max-connections must be at least 10")

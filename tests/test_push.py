@@ -183,7 +183,7 @@ def test_a_stream_that_did_not_ask_gets_no_view(app, served):  # noqa: F811
         plain.close()
 
 
-# -- how pushes are rendered (companion/web/asgi.py PushRenderer) -------------------------------------
+# -- how pushes are rendered (companion/web/push.py PushRenderer) -------------------------------------
 
 def test_one_change_renders_every_seats_push_in_one_job(app, served):  # noqa: F811
     """The six streams a change wakes are rendered in one hand-off to the push thread, not six."""
@@ -257,7 +257,7 @@ def test_the_bridge_says_when_a_request_is_in_flight(app):
     """What pushes wait for: ``idle`` is clear while a request is being answered, set after."""
     import asyncio
 
-    from companion.web.asgi import WSGIBridge
+    from companion.web.bridge import WSGIBridge
 
     seen = []
 

@@ -17,7 +17,7 @@ def served(app, request):
     """``app`` served by the real server stack (uvicorn + companion.web.asgi) on a thread, with
     each of the two request parsers."""
     from companion.cli import make_server
-    from companion.web.asgi import WSGIBridge
+    from companion.web.bridge import WSGIBridge
 
     args = argparse.Namespace(host="127.0.0.1", port=free_port(), threads=4, max_connections=300,
                               keep_alive=5, header_timeout=1.0, body_timeout=1.0,

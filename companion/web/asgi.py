@@ -2,7 +2,7 @@
 
 ``/t/<code>/events`` is served on the event loop: an open stream is a coroutine waiting on an
 ``asyncio.Event``, so it costs memory, never a thread. Every other request goes to the Flask
-app through ``WSGIBridge``: the request body is read on the loop, the Flask app runs in a
+app through ``WSGIBridge`` (bridge.py): the request body is read on the loop, the Flask app runs in a
 bounded thread pool, its whole answer comes back in one hand-off (every answer of this app is
 small; only the stream is long, and it is native). Writes happen in those worker threads (or
 in another process: ``TableService.listen`` hears both) and wake the streams of their table
@@ -14,23 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import logging
 import random
 import re
-import sys
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
-from werkzeug.exceptions import HTTPException
-
 from ..table.store import StorageUnavailable
 from . import auth
+from .bridge import WSGIBridge, send_text
 from .live import HEARTBEAT_SECONDS
-from .push import PUSHED, SeatPush, sse_message
+from .push import PUSHED, PushRenderer, SeatPush
 
 log = logging.getLogger(__name__)
 EVENTS_PATH = re.compile(r"^/t/([A-Za-z0-9]{1,16})/events$")
@@ -107,219 +101,6 @@ def _still_seat(tables, code: str, token: str, role: str) -> bool | None:
         return None
 
 
-async def _send_text(send, status: int, text: str) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]})
-    await send({"type": "http.response.body", "body": text.encode()})
-
-
-BODY_LIMIT = 64 * 1024 * 1024  # hard ceiling for a request body when the app sets none
-
-
-class WSGIBridge:
-    """Runs a WSGI app for ASGI requests in a thread pool, one hand-off per request."""
-
-    body_timeout = 30.0  # seconds a request's body has to arrive once its headers have (``--body-timeout``)
-
-    def __init__(self, app, threads: int):
-        self.app = app
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wsgi")
-        self.in_flight = 0  # requests handed to the pool and not answered yet (changed on the loop only)
-        self.idle = threading.Event()  # set while none is: what pushes wait for (PushRenderer)
-        self.idle.set()
-
-    def limit(self) -> int:
-        configured = getattr(self.app, "config", {}).get("MAX_CONTENT_LENGTH")
-        return min(BODY_LIMIT, configured + 1) if configured else BODY_LIMIT
-
-    async def __call__(self, scope, receive, send):
-        limit, body, more = self.limit(), bytearray(), True
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.body_timeout
-        while more:
-            try:  # a body trickled byte by byte holds a connection slot: it gets a deadline
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
-            except asyncio.TimeoutError:
-                return await _send_text(send, 408, "The request did not arrive in time: send it again.")
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) >= limit:
-                break  # the app answers 413 from what it got (or we do, past the hard ceiling)
-        if len(body) > BODY_LIMIT:
-            return await _send_text(send, 413, "That request is too large.")
-        environ = build_environ(scope, bytes(body))
-        self.in_flight += 1
-        self.idle.clear()
-        try:
-            status, headers, chunks = await loop.run_in_executor(self.pool, self.run, environ)
-        finally:
-            self.in_flight -= 1
-            if not self.in_flight:
-                self.idle.set()
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": b"".join(chunks)})
-
-    def run(self, environ) -> tuple[int, list, list]:
-        answer: dict = {}
-
-        def start_response(status, headers, exc_info=None):
-            answer["status"] = int(status.split(" ", 1)[0])
-            answer["headers"] = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
-            return lambda data: chunks.append(data)
-
-        chunks: list[bytes] = []
-        try:
-            result = self.app(environ, start_response)
-            try:
-                for chunk in result:
-                    if chunk:
-                        chunks.append(chunk)
-            finally:
-                close = getattr(result, "close", None)
-                if close is not None:
-                    close()
-        except Exception:  # noqa: BLE001 - never leave the phone without an answer
-            log.exception("request failed: %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
-            return 500, [(b"content-type", b"text/plain; charset=utf-8")], [b"Internal error: try again."]
-        return answer["status"], answer["headers"], chunks
-
-
-def build_environ(scope, body: bytes) -> dict:
-    """A PEP 3333 environ for an ASGI HTTP scope."""
-    script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
-    path_info = scope["path"].encode("utf8").decode("latin1")
-    if script_name and path_info.startswith(script_name):
-        path_info = path_info[len(script_name):]
-    server = scope.get("server") or ("localhost", 80)
-    environ = {
-        "REQUEST_METHOD": scope["method"],
-        "SCRIPT_NAME": script_name,
-        "PATH_INFO": path_info,
-        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
-        "SERVER_NAME": str(server[0]),
-        "SERVER_PORT": str(server[1] or 0),
-        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    client = scope.get("client")
-    if client:
-        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = client[0], str(client[1])
-    for name, value in scope.get("headers", ()):
-        name, value = name.decode("latin1"), value.decode("latin1")
-        if name == "content-length":
-            key = "CONTENT_LENGTH"
-        elif name == "content-type":
-            key = "CONTENT_TYPE"
-        else:
-            key = "HTTP_" + name.upper().replace("-", "_")
-        if key in environ:
-            value = environ[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
-        environ[key] = value
-    if "CONTENT_LENGTH" not in environ and body:
-        environ["CONTENT_LENGTH"] = str(len(body))
-    return environ
-
-
-class PushRenderer:
-    """Renders the views pushed down the seats' streams (companion/web/push.py), apart from requests.
-
-    - **One hand-off per change, not one per stream**: the streams a change wakes ask in the same
-      turn of the event loop; their views are rendered in one job, one after another.
-    - **A phone's own request first**: pushes have their own thread, and each view waits until no
-      request is being answered (``yield_for`` seconds at most for a whole job: a job that waits
-      holds up those queued behind it), so an entry's answer seldom shares the interpreter with a
-      batch of pushes (Python runs one thread at a time). An entry's answer is what the tapping
-      phone waits for; a push has half a second (the target) to be seen.
-    """
-
-    yield_for = 0.010  # seconds a job's views wait at most for the requests in flight (never starved)
-
-    def __init__(self, bridge: WSGIBridge, threads: int = 1):
-        self.bridge = bridge
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push")
-        self.pending: list[tuple[SeatPush, asyncio.Future]] = []
-        self.batches = 0  # jobs run, and the views they rendered (/debug/metrics: views per hand-off)
-        self.views = 0
-        self.waited = 0.0  # seconds the views waited for requests in flight, in all
-
-    async def view(self, pusher: SeatPush) -> tuple[int, str, bytes] | None:
-        """``render(pusher)``, in this turn's batch."""
-        loop = asyncio.get_running_loop()
-        answer = loop.create_future()
-        if not self.pending:  # the first of this turn: the batch goes once every stream woken has asked
-            loop.call_soon(self._flush, loop)
-        self.pending.append((pusher, answer))
-        return await answer
-
-    def _flush(self, loop) -> None:
-        batch, self.pending = self.pending, []
-        job = loop.run_in_executor(self.pool, self.render_all, [p for p, _ in batch])
-
-        def hand_out(done: asyncio.Future) -> None:
-            try:
-                answers = done.result()
-            except BaseException as exc:  # noqa: BLE001 - every stream hears, whatever failed
-                for _, answer in batch:
-                    if not answer.done():
-                        answer.set_exception(exc)
-                return
-            for (_, answer), result in zip(batch, answers):
-                if not answer.done():  # (a stream that went away meanwhile cancelled its wait)
-                    answer.set_result(result)
-        job.add_done_callback(hand_out)
-
-    def render_all(self, pushers: list[SeatPush]) -> list[tuple[int, str, bytes] | None]:
-        self.batches += 1
-        out = []
-        until = time.perf_counter() + self.yield_for  # the whole job waits that long at most: a job
-        for pusher in pushers:                         # waiting holds up the ones queued behind it
-            if not self.bridge.idle.is_set():
-                began = time.perf_counter()
-                if until > began:
-                    self.bridge.idle.wait(until - began)
-                self.waited += time.perf_counter() - began
-            out.append(self.render(pusher))
-            self.views += 1
-        return out
-
-    def render(self, pusher: SeatPush) -> tuple[int, str, bytes] | None:
-        """(revision shown, html, the SSE message) of the seat's view, or None when the view route
-        does not answer it a plain 200 (a re-issued seat, a storage fault: the stream then says
-        ``changed`` and the page's own fetch shows what happened).
-
-        The view route itself answers, with the stream's credential and the parts its page shows,
-        in a request context of its own (nothing is shared between seats); what only a response
-        going out over HTTP needs (the after-request headers, cookies, compression) is skipped:
-        the view goes down the stream as an event."""
-        app = self.bridge.app
-        try:
-            with app.request_context(build_environ(pusher.request_scope(), b"")):
-                answer = app.preprocess_request()
-                if answer is None:
-                    answer = app.dispatch_request()
-                response = app.make_response(answer)
-                if response.status_code != 200 or response.is_streamed or "Content-Encoding" in response.headers:
-                    return None
-                html = response.get_data(as_text=True)
-        except HTTPException:
-            return None
-        except StorageUnavailable:
-            return None
-        except Exception:  # noqa: BLE001 - a push never breaks a stream: the phone fetches instead
-            log.exception("rendering a pushed view failed (table %s)", pusher.code)
-            return None
-        shown = pusher.learn(html)
-        return None if shown is None else (shown, html, sse_message(PUSHED, shown, html).encode())
-
-
 class CompanionASGI:
     """Routes ``GET /t/<code>/events`` to the native stream, everything else to Flask."""
 
@@ -383,9 +164,9 @@ class CompanionASGI:
         try:
             exists, role, token = await loop.run_in_executor(None, _stream_role, self.tables, code, scope)
         except StorageUnavailable as exc:  # the browser retries the stream by itself (retry: 1000)
-            return await _send_text(send, 503, exc.message)
+            return await send_text(send, 503, exc.message)
         if not exists:
-            return await _send_text(send, 404, f"There is no table {code!r} on this server.")
+            return await send_text(send, 404, f"There is no table {code!r} on this server.")
         config = self.flask.config
         heartbeat = float(config.get("SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         once = bool(config.get("SSE_ONCE"))

@@ -106,7 +106,7 @@ def metrics():
 
 
 def pushes(app) -> dict | None:
-    """The views pushed down the seats' streams (companion/web/asgi.py ``PushRenderer``): jobs,
+    """The views pushed down the seats' streams (companion/web/push.py ``PushRenderer``): jobs,
     views, and the seconds they waited for requests in flight; None under a plain WSGI server."""
     p = app.extensions.get("pushes")
     return None if p is None else {"batches": p.batches, "views": p.views, "waited": round(p.waited, 6)}
